@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run your own command in the guest and exit with its exit status.
+#
+# Usage: scripts/run.sh 'COMMAND' [HOST_FILE ...]
+#        make run CMD='COMMAND' EXTRA='HOST_FILE ...'
+# Each HOST_FILE is copied to /extra/<its name> in the guest, and the
+# command runs in /extra with /extra and /tests on PATH (the project's
+# static test programs and tools are in /tests).  The exit status is the
+# command's, or non-zero when the kernel splats or QEMU times out.
+# (make itself can only exit 0 or 2: use this script when the exact
+# status matters; make run prints it.)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 1 ] && [ -n "$1" ] || die "usage: $0 'COMMAND' [HOST_FILE ...]  (or make run CMD='...' EXTRA='...')"
+cmd=$1
+shift
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%s\n' "$cmd" >"$tmp/cmd"
+files=()
+for f in "$@"; do
+	[ -f "$f" ] || die "EXTRA file not found: $f"
+	files+=("/extra/$(basename "$f")=$f")
+done
+for bin in "$BUILD"/guest/*; do
+	[ -f "$bin" ] && files+=("/tests/$(basename "$bin")=$bin")
+done
+set +e
+SHOW=${SHOW:-guest} "$TOP/scripts/guest.sh" run "$tmp/cmd" "${files[@]}"
+rc=$?
+set -e
+echo "guest command exit status: $rc"
+exit $rc

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages the harness needs, only those missing.
+#
+# Usage: scripts/setup.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# What each package is for:
+#   qemu-system-x86   the guest machine (TCG, or KVM where it works)
+#   busybox-static    the guest's shell and tools in the initramfs
+#   gcc make flex bison bc libelf-dev libssl-dev cpio perl
+#                     the kernel build (objtool needs libelf, certs libssl)
+#   libc6-dev         static glibc for the guest test programs and latnice
+#   ccache            rebuilds of unchanged objects cost nothing
+#   git               the tree is a git repository; the series is git am'd
+#   python3           console parsing and result counting
+#   rsync             make headers_install
+#   xz-utils          unpacking linux-source-6.12
+#   man-db groff-base checking the latnice man page renders
+PKGS=(qemu-system-x86 busybox-static gcc make flex bison bc libelf-dev
+      libssl-dev cpio perl libc6-dev ccache git python3 rsync xz-utils
+      man-db groff-base)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed'; then
+		missing+=("$p")
+	fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "    all ${#PKGS[@]} packages present"
+	exit 0
+fi
+
+echo "    installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+as_root apt-get update -q >/dev/null || die "apt-get update failed: check the network and /etc/apt/sources.list"
+as_root apt-get install -y -q --no-install-recommends "${missing[@]}" >"$BUILD/apt-install.log" 2>&1 ||
+	{ tail -n 20 "$BUILD/apt-install.log" >&2; die "apt-get install failed (log: $BUILD/apt-install.log)"; }
