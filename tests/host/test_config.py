@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+"""scripts/check-config.py: every fragment option must reach .config."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, '..', '..', 'scripts', 'check-config.py')
+sys.path.insert(0, os.path.dirname(SCRIPT))
+check_config = __import__('check-config')
+
+FRAG = """\
+# comment
+CONFIG_SMP=y
+CONFIG_NR_CPUS=64
+CONFIG_CMDLINE="a b"
+# CONFIG_IPV6 is not set
+"""
+
+
+class TestCheckConfig(unittest.TestCase):
+    def test_all_present(self):
+        conf = ['CONFIG_SMP=y\n', 'CONFIG_NR_CPUS=64\n', 'CONFIG_CMDLINE="a b"\n',
+                '# CONFIG_IPV6 is not set\n']
+        self.assertEqual(check_config.check(FRAG.splitlines(), conf), [])
+
+    def test_absent_counts_as_unset(self):
+        conf = ['CONFIG_SMP=y\n', 'CONFIG_NR_CPUS=64\n', 'CONFIG_CMDLINE="a b"\n']
+        self.assertEqual(check_config.check(FRAG.splitlines(), conf), [])
+
+    def test_each_mismatch_named(self):
+        conf = ['# CONFIG_SMP is not set\n', 'CONFIG_NR_CPUS=8\n', 'CONFIG_IPV6=y\n']
+        bad = check_config.check(FRAG.splitlines(), conf)
+        self.assertEqual(len(bad), 4)
+        self.assertIn('CONFIG_SMP: line 2 wants CONFIG_SMP=y, the config has not set', bad[0])
+        self.assertIn('has 8', bad[1])
+        self.assertIn('CONFIG_CMDLINE', bad[2])
+        self.assertIn('CONFIG_IPV6: line 5 wants CONFIG_IPV6=not set, the config has y', bad[3])
+
+    def test_command_exit_status(self):
+        with tempfile.TemporaryDirectory() as d:
+            frag = os.path.join(d, 'frag')
+            conf = os.path.join(d, 'conf')
+            with open(frag, 'w') as f:
+                f.write(FRAG)
+            with open(conf, 'w') as f:
+                f.write('CONFIG_SMP=y\n')
+            r = subprocess.run([sys.executable, SCRIPT, frag, conf],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn('CONFIG_NR_CPUS', r.stdout)
+            self.assertIn('2 option(s)', r.stdout)
+
+    def test_real_fragment_parses(self):
+        frag = os.path.join(HERE, '..', '..', 'configs', 'latnice.config')
+        with open(frag) as f:
+            lines = f.readlines()
+        bad = check_config.check(lines, [])
+        # Every "=y" line is reported against an empty config.
+        self.assertGreater(len(bad), 20)
+        self.assertTrue(any('CONFIG_PROVE_LOCKING' in b for b in bad))
+        self.assertTrue(any('CONFIG_DEBUG_ATOMIC_SLEEP' in b for b in bad))
+
+
+if __name__ == '__main__':
+    unittest.main()
