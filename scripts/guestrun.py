@@ -57,7 +57,7 @@ END_RE = re.compile(r'LATNICE-TEST-END (\S+) (-?\d+)')
 START_RE = re.compile(r'LATNICE-GUEST: start')
 EXIT_RE = re.compile(r'LATNICE-GUEST: exit (-?\d+)')
 # TAP/KTAP result lines: indentation, "ok"/"not ok", number, description.
-RESULT_RE = re.compile(r'^(\s*)(not ok|ok) (\d+)\b ?-? ?(.*)$')
+RESULT_RE = re.compile(r'^(\s*)(not ok|ok) (\d+)\b(?: - | )?(.*)$')
 
 
 def strip_ts(line):

@@ -37,12 +37,13 @@ GUEST_OK = """\
 LATNICE-GUEST: start 16 CPUs, kernel 6.12
 LATNICE-TEST-BEGIN topology
 TAP version 13
-1..2
-# Starting 2 tests from 1 test cases.
+1..3
+# Starting 3 tests from 1 test cases.
 #  RUN           global.cpu_count ...
 #            OK  global.cpu_count
 ok 1 global.cpu_count
 ok 2 global.smt # SKIP not SMT
+ok 3 - -R: dash kept
 # PASSED: 2 / 2 tests passed.
 LATNICE-TEST-END topology 0
 LATNICE-GUEST: exit 0
@@ -76,20 +77,22 @@ class TestKtap(unittest.TestCase):
 class TestGuestTap(unittest.TestCase):
     def test_counts(self):
         v = guestrun.parse_console(GUEST_OK)
-        self.assertEqual(guestrun.tally(v), (1, 0, 1))
+        self.assertEqual(guestrun.tally(v), (2, 0, 1))
         self.assertEqual(guestrun.problems(v), [])
+        self.assertEqual(v['tests']['topology']['results'][2], ('-R: dash kept', 'pass'))
         self.assertEqual(v['exit'], 0)
 
     def test_failure_line(self):
         v = guestrun.parse_console(GUEST_OK.replace('ok 1 global', 'not ok 1 global'))
-        self.assertEqual(guestrun.tally(v), (0, 1, 1))
+        self.assertEqual(guestrun.tally(v), (1, 1, 1))
 
     def test_nonzero_exit_without_failed_line(self):
         v = guestrun.parse_console(GUEST_OK.replace('END topology 0', 'END topology 139'))
-        self.assertEqual(guestrun.tally(v), (1, 1, 1))
+        self.assertEqual(guestrun.tally(v), (2, 1, 1))
 
     def test_ksft_skip_exit(self):
         text = GUEST_OK.replace('ok 1 global.cpu_count\n', '').replace(
+            'ok 3 - -R: dash kept\n', '').replace(
             'END topology 0', 'END topology 4')
         v = guestrun.parse_console(text)
         self.assertEqual(guestrun.tally(v), (0, 0, 1))
