@@ -29,7 +29,7 @@ sum=$(series_sum "$pdir")
 state=.git/latnice-applied
 if [ -f "$state" ] && [ "$(git symbolic-ref -q --short HEAD || true)" = latnice ]; then
 	read -r old_sum old_head <"$state"
-	if [ "$old_head" = "$(git rev-parse HEAD)" ] && [ -z "$(git status --porcelain)" ]; then
+	if [ "$old_head" = "$(git rev-parse HEAD)" ] && [ -z "$(git status --porcelain --ignored)" ]; then
 		if [ "$old_sum" = "$sum" ]; then
 			echo "    series unchanged (${#list[@]} patches): tree left as it is"
 			exit 0
@@ -39,7 +39,8 @@ if [ -f "$state" ] && [ "$(git symbolic-ref -q --short HEAD || true)" = latnice 
 	fi
 fi
 
-if [ -n "$(git status --porcelain)" ] && [ "${FORCE:-0}" != 1 ]; then
+# --ignored: new files hidden by Debian's .gitignore count as edits too.
+if [ -n "$(git status --porcelain --ignored)" ] && [ "${FORCE:-0}" != 1 ]; then
 	die "the tree at $tree has uncommitted changes: commit and 'make export' them, or FORCE=1 to drop them"
 fi
 git am --abort >/dev/null 2>&1 || true

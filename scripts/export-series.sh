@@ -13,6 +13,10 @@ pdir=${2:-$PATCHES}
 [ -d "$tree/.git" ] || die "$tree is not a git tree: run 'make source' first"
 cd "$tree"
 [ -z "$(git status --porcelain)" ] || die "the tree at $tree has uncommitted changes: commit them first (git -C $tree commit)"
+# Debian's top-level .gitignore ignores everything ("/*"), so a new file
+# stays out of git unless added with -f: refuse rather than lose it.
+ignored=$(git status --porcelain --ignored | sed -n 's/^!! //p')
+[ -z "$ignored" ] || die "new files in no commit (Debian's .gitignore hides them; add them with 'git add -f'): $(echo $ignored)"
 n=$(git rev-list --count base..HEAD)
 
 out=$(mktemp -d)

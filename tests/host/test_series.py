@@ -143,6 +143,25 @@ class TestSeries(unittest.TestCase):
         self.assertIn('make export', r.stderr)
         self.assertIn('work in progress', read(a))
 
+    def test_ignored_new_files_are_not_lost(self):
+        # Debian's .gitignore ignores the whole top level: a new file is
+        # invisible to "git status" unless asked for ignored files.
+        with open(os.path.join(self.tree, '.gitignore'), 'w') as f:
+            f.write('/*\n')
+        sh('git', 'add', '-f', '.gitignore', cwd=self.tree)
+        sh('git', 'commit', '-q', '-m', 'ignore all', cwd=self.tree)
+        sh(EXPORT, self.tree, self.p1)
+        new = os.path.join(self.tree, 'new.c')
+        with open(new, 'w') as f:
+            f.write('new\n')
+        r = sh(APPLY, self.tree, self.p1, check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertTrue(os.path.exists(new))
+        r = sh(EXPORT, self.tree, self.p1, check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("git add -f", r.stderr)
+        self.assertIn('new.c', r.stderr)
+
     def test_unexported_commits_are_not_lost(self):
         with open(os.path.join(self.tree, 'd.c'), 'w') as f:
             f.write('d\n')
