@@ -80,12 +80,23 @@ fi
 rm -rf "$rt"
 stage_done
 
+stage "checkpatch --strict on every patch"
+for p in $(series_list "$PATCHES"); do
+	# Debian's python3 has the modules spdxcheck.py needs; another
+	# python3 first on PATH may not.
+	if out=$(cd "$SRC" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --terse \
+		--no-summary "$PATCHES/$p" 2>&1) && [ -z "$out" ]; then
+		result ok "checkpatch: $p"
+	else
+		result fail "checkpatch: $p"
+		printf '%s\n' "$out" | head -n 10 | sed 's/^/        /'
+	fi
+done
+stage_done
+
 stage "guest tests (KUnit and tests/guest/list, topology ${TOPO:-2x4x2})"
 printf 'run-tests\n' >"$counts/cmd"
-files=(/tests/list="$TOP/tests/guest/list")
-for bin in "$BUILD"/guest/*; do
-	files+=("/tests/$(basename "$bin")=$bin")
-done
+mapfile -t files < <(guest_programs)
 COUNTS=$counts/guest "$TOP/scripts/guest.sh" check "$counts/cmd" "${files[@]}" || true
 if [ -f "$counts/guest" ]; then
 	add_counts "$counts/guest"

@@ -5,6 +5,7 @@
 # Usage: scripts/setup.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+mkdir -p "$BUILD"
 
 # What each package is for:
 #   qemu-system-x86   the guest machine (TCG, or KVM where it works)
@@ -18,9 +19,10 @@ set -euo pipefail
 #   rsync             make headers_install
 #   xz-utils          unpacking linux-source-6.12
 #   man-db groff-base checking the latnice man page renders
+#   python3-ply python3-git   checkpatch.pl's SPDX check (scripts/spdxcheck.py)
 PKGS=(qemu-system-x86 busybox-static gcc make flex bison bc libelf-dev
       libssl-dev cpio perl libc6-dev ccache git python3 rsync xz-utils
-      man-db groff-base)
+      man-db groff-base python3-ply python3-git)
 
 missing=()
 for p in "${PKGS[@]}"; do
