@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0
+"""latnice's argument handling and messages, on the host.
+
+The host kernel has no latency nice, which is what the "not supported"
+cases need; whatever needs a kernel with the series runs in the guest
+(tests/guest/latnice-tests.sh).
+"""
+import ctypes
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, '..', '..', 'latnice')
+SYS_sched_getattr = 315  # x86_64
+
+
+def kernel_has_latency_nice():
+    libc = ctypes.CDLL(None, use_errno=True)
+    buf = ctypes.create_string_buffer(64)
+    if libc.syscall(SYS_sched_getattr, 0, buf, 60, 0):
+        return False
+    return int.from_bytes(buf.raw[:4], 'little') >= 60
+
+
+class TestLatnice(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.bin = os.path.join(cls.tmp, 'latnice')
+        subprocess.run(['gcc', '-O2', '-Wall', '-Wextra', '-Werror',
+                        '-DLATNICE_VERSION="test"', '-o', cls.bin,
+                        os.path.join(SRC, 'latnice.c')], check=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def run_latnice(self, *args):
+        return subprocess.run([self.bin] + list(args), capture_output=True,
+                              text=True, timeout=10)
+
+    def assert_error(self, args, message, code=1):
+        r = self.run_latnice(*args)
+        self.assertEqual(r.returncode, code, (args, r.stdout, r.stderr))
+        self.assertIn(message, r.stderr, args)
+        # One clear line, prefixed with the program's name.
+        self.assertTrue(r.stderr.startswith('latnice: '), r.stderr)
+        return r
+
+    def test_help(self):
+        r = self.run_latnice('--help')
+        self.assertEqual(r.returncode, 0)
+        self.assertIn('Usage:', r.stdout)
+        for opt in ('--value', '--pid', '--all-tasks', '--reset-on-fork',
+                    '--verbose', '--help', '--version'):
+            self.assertIn(opt, r.stdout)
+        self.assertEqual(self.run_latnice('-h').stdout, r.stdout)
+
+    def test_version(self):
+        r = self.run_latnice('-V')
+        self.assertEqual((r.returncode, r.stdout), (0, 'latnice test\n'))
+
+    def test_no_arguments(self):
+        r = self.assert_error([], 'no command given')
+        self.assertIn('Usage:', r.stderr)
+
+    def test_value_not_a_number(self):
+        for v in ('abc', '', '1x', '--', '0x10', '1.5'):
+            self.assert_error(['-n', v, 'true'], "invalid latency nice value: '%s'" % v)
+
+    def test_value_out_of_range(self):
+        for v in ('20', '-21', '2147483647', '-2147483648'):
+            self.assert_error(['-n', v, 'true'], 'latency nice value %s is out of range (-20 to 19)' % v)
+        self.assert_error(['-n', '99999999999999999999', 'true'], 'invalid latency nice value')
+
+    def test_value_needed_for_command(self):
+        self.assert_error(['true'], "a value to run 'true' with is needed (-n <value>)")
+
+    def test_bad_pid(self):
+        for p in ('abc', '1x', '', '99999999999'):
+            self.assert_error(['-p', p], "invalid pid: '%s'" % p)
+        self.assert_error(['-p', '--', '-1'], "invalid pid: '-1'")
+
+    def test_pid_must_be_last_and_single(self):
+        self.assert_error(['-p'], '-p takes exactly one pid')
+        self.assert_error(['-p', '1', '2'], '-p takes exactly one pid')
+
+    def test_option_combinations(self):
+        self.assert_error(['-R', '-p', '1'], '-R needs a value to set (-n)')
+        self.assert_error(['-a', '-n', '1', 'true'], '-a needs -p <pid>')
+
+    def test_unknown_option(self):
+        r = self.run_latnice('--frobnicate')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("Try 'latnice --help'", r.stderr)
+
+    def test_options_stop_at_command(self):
+        # "-n" after the command belongs to the command: still refused here
+        # only because the value is missing before it.
+        self.assert_error(['true', '-n', '5'], "a value to run 'true' with is needed")
+
+    def test_no_such_process(self):
+        self.assert_error(['-p', '2147483647'], 'pid 2147483647: no such process')
+        self.assert_error(['-n', '3', '-p', '2147483647'], 'pid 2147483647: no such process')
+        self.assert_error(['-a', '-p', '2147483647'], 'pid 2147483647: no such process')
+
+    @unittest.skipIf(kernel_has_latency_nice(), 'this kernel has latency nice')
+    def test_unsupported_kernel(self):
+        msg = 'this kernel does not support latency nice'
+        self.assert_error(['-p', str(os.getpid())], msg)
+        self.assert_error(['-a', '-p', str(os.getpid())], msg)
+        marker = os.path.join(self.tmp, 'ran')
+        self.assert_error(['-n', '-5', 'touch', marker], msg)
+        self.assertFalse(os.path.exists(marker), 'the command ran anyway')
+        self.assert_error(['-n', '5', '-p', str(os.getpid())], msg)
+
+    def test_man_page_renders_cleanly(self):
+        if not shutil.which('groff'):
+            self.skipTest('groff is not installed')
+        r = subprocess.run(['groff', '-man', '-Tutf8', '-ww', '-z',
+                            os.path.join(SRC, 'latnice.1')],
+                           capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stderr), (0, ''))
+        with open(os.path.join(SRC, 'latnice.1')) as f:
+            page = f.read()
+        for section in ('NAME', 'SYNOPSIS', 'DESCRIPTION', 'OPTIONS',
+                        'PERMISSIONS', 'EXIT STATUS', 'EXAMPLES', 'SEE ALSO'):
+            self.assertIn('.SH %s' % section, page)
+        # Every option of --help is documented.
+        for opt in ('value', 'pid', 'all\\-tasks', 'reset\\-on\\-fork',
+                    'verbose', 'help', 'version'):
+            self.assertIn('\\-\\-' + opt, page)
+
+
+if __name__ == '__main__':
+    unittest.main()
