@@ -24,3 +24,23 @@ done
 echo
 echo "== scheduler features"
 cat /sys/kernel/debug/sched/features
+echo
+echo "== latency nice"
+if ! latnice -p $$ >/dev/null 2>&1; then
+	latnice -p $$
+	exit 0
+fi
+sleep 1000 &
+pid=$!
+echo "\$ latnice -p $pid                  # a new task starts at the default"
+latnice -p $pid
+echo "\$ latnice -v -n -10 -p $pid        # make it latency sensitive"
+latnice -v -n -10 -p $pid
+echo "\$ grep latency_nice /proc/$pid/sched"
+grep latency_nice /proc/$pid/sched
+kill $pid
+echo "\$ latnice -n 19 sh -c 'latnice -p \$\$'  # run a command at 19"
+latnice -n 19 sh -c 'latnice -p $$'
+echo "\$ su nobody -c 'latnice -n -5 true'  # lowering needs CAP_SYS_NICE"
+su -s /bin/sh nobody -c 'latnice -n -5 true'
+echo "(exit status $?)"

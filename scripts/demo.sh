@@ -13,7 +13,5 @@ trap 'rm -rf "$tmp"' EXIT
 } >"$tmp/series"
 printf 'sh /tests/demo.sh\n' >"$tmp/cmd"
 files=(/tests/demo.sh="$TOP/guest/demo.sh" /etc/latnice-series="$tmp/series")
-for bin in "$BUILD"/guest/*; do
-	[ -f "$bin" ] && files+=("/tests/$(basename "$bin")=$bin")
-done
+mapfile -t -O ${#files[@]} files < <(guest_programs)
 SHOW=guest "$TOP/scripts/guest.sh" demo "$tmp/cmd" "${files[@]}"

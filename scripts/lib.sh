@@ -58,3 +58,13 @@ series_sum() {
 		series_list "$1" | while read -r p; do cat "$1/$p"; done
 	} | sha256sum | cut -d' ' -f1
 }
+
+# guest_programs: DEST=SRC pairs for every program the guest gets in
+# /tests: the static binaries of $BUILD/guest and the guest test scripts.
+guest_programs() {
+	local f
+	for f in "$BUILD"/guest/* "$TOP"/tests/guest/*.sh; do
+		[ -f "$f" ] && printf '/tests/%s=%s\n' "$(basename "$f")" "$f"
+	done
+	printf '/tests/list=%s\n' "$TOP/tests/guest/list"
+}

@@ -24,9 +24,7 @@ for f in "$@"; do
 	[ -f "$f" ] || die "EXTRA file not found: $f"
 	files+=("/extra/$(basename "$f")=$f")
 done
-for bin in "$BUILD"/guest/*; do
-	[ -f "$bin" ] && files+=("/tests/$(basename "$bin")=$bin")
-done
+mapfile -t -O ${#files[@]} files < <(guest_programs)
 set +e
 SHOW=${SHOW:-guest} "$TOP/scripts/guest.sh" run "$tmp/cmd" "${files[@]}"
 rc=$?
