@@ -6,6 +6,7 @@
 #   make run CMD='...' EXTRA='file ...'   your command in the guest
 #
 # Steps, each also a target: setup, source, apply, kernel, guest.
+# make bisect builds and boots the base and every patch of the series.
 # Work on the series: make apply (patches/ -> build/linux, branch latnice),
 # edit and commit in build/linux, make export (-> patches/).
 # Settings: TOPO=SxCxT (2x4x2), ACCEL=auto|tcg|kvm, KVER_DEB=<Debian version>,
@@ -16,7 +17,7 @@ export TOPO ACCEL KVER_DEB JOBS GUEST_TIMEOUT SHOW APPEND CMD
 
 S := scripts
 
-.PHONY: all help setup source apply export kernel guest check demo run \
+.PHONY: all help setup source apply export kernel guest check demo run bisect \
 	host-check clean distclean
 
 all: help
@@ -54,6 +55,10 @@ demo: guest
 
 run: guest
 	@$(S)/run.sh "$$CMD" $(EXTRA)
+
+# Build and boot the kernel at the base and after each patch (slow).
+bisect: kernel
+	@$(S)/bisect-check.sh
 
 clean:
 	rm -rf build/obj-* build/guest build/counts results

@@ -32,7 +32,7 @@ make -s -C "$tree" O="$work" tinyconfig >"$work/log" 2>&1 ||
 	{ cat "$work/log" >&2; die "merge_config.sh failed"; }
 make -s -C "$tree" O="$work" olddefconfig >>"$work/log" 2>&1 ||
 	{ cat "$work/log" >&2; die "make olddefconfig failed"; }
-python3 "$TOP/scripts/check-config.py" "$frag" "$work/.config" ||
+python3 "$TOP/scripts/check-config.py" --tree "$tree" "$frag" "$work/.config" ||
 	die "fix $frag (the merged config is $work/.config)"
 if cmp -s "$work/.config" "$obj/.config"; then
 	echo "    config unchanged"

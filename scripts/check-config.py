@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check that every option of a config fragment made it into a .config.
 
-Usage: check-config.py FRAGMENT DOTCONFIG
+Usage: check-config.py [--tree DIR] FRAGMENT DOTCONFIG
 
 "CONFIG_X=v" in the fragment needs the same line in .config; "# CONFIG_X
 is not set" needs X unset (absent or "is not set").  Prints one line per
 option that did not stick, with what .config has instead, and exits 1.
+
+Options after a line "# --- Added by the series" name symbols the series
+adds: with --tree DIR, one that DIR's Kconfig files do not define (a tree
+before the patch that adds it) is reported as skipped, not as an error.
 """
+import os
 import re
 import sys
 
@@ -30,12 +35,37 @@ def read_config(lines):
     return opts
 
 
-def check(fragment_lines, config_lines):
-    """Return a list of messages, one per option that did not stick."""
+SERIES_MARK = '# --- Added by the series'
+
+
+def kconfig_symbols(tree):
+    """Every symbol a kernel tree's Kconfig files define."""
+    syms = set()
+    pat = re.compile(r'^\s*(?:menu)?config\s+([A-Za-z0-9_]+)', re.M)
+    for root, dirs, files in os.walk(tree):
+        dirs[:] = [d for d in dirs if not d.startswith('.')]
+        for f in files:
+            if f.startswith('Kconfig'):
+                with open(os.path.join(root, f), errors='replace') as fh:
+                    syms.update(pat.findall(fh.read()))
+    return syms
+
+
+def check(fragment_lines, config_lines, tree_symbols=None, skipped=None):
+    """Return a list of messages, one per option that did not stick.
+
+    tree_symbols: the symbols the tree defines (None: do not look); an
+    option of the series section missing from them is appended to
+    skipped instead of failing.
+    """
     have = read_config(config_lines)
     bad = []
+    series = False
     for n, line in enumerate(fragment_lines, 1):
         line = line.strip()
+        if line.startswith(SERIES_MARK):
+            series = True
+            continue
         m = SET.match(line)
         want = None
         if m:
@@ -47,6 +77,11 @@ def check(fragment_lines, config_lines):
         if want is None:
             continue
         got = have.get(opt, 'n')
+        if (got != want and series and tree_symbols is not None and
+                opt[len('CONFIG_'):] not in tree_symbols):
+            if skipped is not None:
+                skipped.append(opt)
+            continue
         if got != want:
             shown = 'not set' if got == 'n' else got
             wanted = 'not set' if want == 'n' else want
@@ -56,13 +91,19 @@ def check(fragment_lines, config_lines):
 
 
 def main(argv):
+    tree = None
+    if len(argv) == 4 and argv[0] == '--tree':
+        tree, argv = argv[1], argv[2:]
     if len(argv) != 2:
         sys.exit(__doc__)
     with open(argv[0]) as f:
         frag = f.readlines()
     with open(argv[1]) as f:
         conf = f.readlines()
-    bad = check(frag, conf)
+    skipped = []
+    bad = check(frag, conf, kconfig_symbols(tree) if tree else None, skipped)
+    for opt in skipped:
+        print('config: %s skipped: this tree does not define it (yet)' % opt)
     for b in bad:
         print('config: ' + b)
     if bad:

@@ -59,12 +59,13 @@ series_sum() {
 	} | sha256sum | cut -d' ' -f1
 }
 
-# guest_programs: DEST=SRC pairs for every program the guest gets in
-# /tests: the static binaries of $BUILD/guest and the guest test scripts.
+# guest_programs [LIST]: DEST=SRC pairs for every program the guest gets
+# in /tests: the static binaries of $BUILD/guest, the guest test scripts,
+# and LIST (default tests/guest/list) as /tests/list.
 guest_programs() {
 	local f
 	for f in "$BUILD"/guest/* "$TOP"/tests/guest/*.sh; do
 		[ -f "$f" ] && printf '/tests/%s=%s\n' "$(basename "$f")" "$f"
 	done
-	printf '/tests/list=%s\n' "$TOP/tests/guest/list"
+	printf '/tests/list=%s\n' "${1:-$TOP/tests/guest/list}"
 }

@@ -53,6 +53,30 @@ class TestCheckConfig(unittest.TestCase):
             self.assertIn('CONFIG_NR_CPUS', r.stdout)
             self.assertIn('2 option(s)', r.stdout)
 
+    def test_series_options_skipped_only_where_undefined(self):
+        frag = FRAG + '# --- Added by the series\nCONFIG_NEW_TEST=y\n'
+        conf = ['CONFIG_SMP=y\n', 'CONFIG_NR_CPUS=64\n', 'CONFIG_CMDLINE="a b"\n']
+        skipped = []
+        # A tree without the symbol: skipped, not an error.
+        self.assertEqual(check_config.check(frag.splitlines(), conf, {'SMP'}, skipped), [])
+        self.assertEqual(skipped, ['CONFIG_NEW_TEST'])
+        # A tree that defines it: it must stick.
+        bad = check_config.check(frag.splitlines(), conf, {'SMP', 'NEW_TEST'})
+        self.assertEqual(len(bad), 1)
+        self.assertIn('CONFIG_NEW_TEST', bad[0])
+        # Options before the mark are never skipped.
+        bad = check_config.check(frag.splitlines(), conf[:1], set())
+        self.assertEqual(len(bad), 2)
+        self.assertIn('CONFIG_NR_CPUS', bad[0])
+        self.assertIn('CONFIG_CMDLINE', bad[1])
+
+    def test_kconfig_symbols(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, 'lib'))
+            with open(os.path.join(d, 'lib', 'Kconfig.debug'), 'w') as f:
+                f.write('config FOO\n\tbool\nmenuconfig BAR\n  config BAZ_2\n')
+            self.assertEqual(check_config.kconfig_symbols(d), {'FOO', 'BAR', 'BAZ_2'})
+
     def test_real_fragment_parses(self):
         frag = os.path.join(HERE, '..', '..', 'configs', 'latnice.config')
         with open(frag) as f:
