@@ -63,6 +63,17 @@ class TestSeries(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp)
 
+    def edited_series(self, name, patch, old, new):
+        """A copy of the exported series with one patch's text edited."""
+        d = os.path.join(self.tmp, name)
+        shutil.copytree(self.p1, d)
+        path = os.path.join(d, patch)
+        text = read(path)
+        self.assertIn(old, text)
+        with open(path, 'w') as f:
+            f.write(text.replace(old, new))
+        return d
+
     def test_export_layout(self):
         names = sorted(os.listdir(self.p1))
         self.assertEqual(names, ['0000-cover-letter.patch', '0001-sched-fair-Change-a.patch',
@@ -103,13 +114,7 @@ class TestSeries(unittest.TestCase):
     def test_changed_patch_keeps_mtime_of_identical_files(self):
         a = os.path.join(self.tree, 'a.c')
         os.utime(a, (1000000000, 1000000000))
-        p3 = os.path.join(self.tmp, 'p3')
-        shutil.copytree(self.p1, p3)
-        second = os.path.join(p3, '0002-sched-Add-c.patch')
-        with open(second) as f:
-            text = f.read()
-        with open(second, 'w') as f:
-            f.write(text.replace('+new file', '+newer file'))
+        p3 = self.edited_series('p3', '0002-sched-Add-c.patch', '+new file', '+newer file')
         sh(APPLY, self.tree, p3)
         self.assertEqual(read(os.path.join(self.tree, 'c.c')), 'newer file\n')
         self.assertEqual(os.stat(a).st_mtime, 1000000000)
@@ -117,13 +122,7 @@ class TestSeries(unittest.TestCase):
     def test_broken_patch_is_named(self):
         clone = os.path.join(self.tmp, 'clone')
         sh('git', 'clone', '-q', '-b', 'pristine', self.tree, clone)
-        bad = os.path.join(self.tmp, 'bad')
-        shutil.copytree(self.p1, bad)
-        first = os.path.join(bad, '0001-sched-fair-Change-a.patch')
-        with open(first) as f:
-            text = f.read()
-        with open(first, 'w') as f:
-            f.write(text.replace(' line 29', ' line 2x'))
+        bad = self.edited_series('bad', '0001-sched-fair-Change-a.patch', ' line 29', ' line 2x')
         r = sh(APPLY, clone, bad, check=False)
         self.assertEqual(r.returncode, 1)
         self.assertIn('patch 1 of 2 does not apply: 0001-sched-fair-Change-a.patch', r.stderr)
