@@ -53,7 +53,7 @@ echo "times from cpu0 (latency_nice_placement_test budget_and_rotation):"
 /tests/latency_nice_placement_test -t budget_and_rotation 2>&1 |
 	sed -n 's/.*budget_and_rotation:\(value .*\)/  \1/p'
 echo "and at -20 (min_value_probes_nothing):"
-/tests/latency_nice_placement_test -t min_value_probes_nothing -v lnice_m10 2>&1 |
-	sed -n 's/.*min_value_probes_nothing:\(scans .*\)/  \1/p'
+/tests/latency_nice_placement_test -t min_value_probes_nothing 2>&1 |
+	sed -n 's/.*min_value_probes_nothing:\(scans .*\)/  \1/p' | head -n 1
 echo "\$ cat /sys/kernel/debug/sched/idle_search   # per CPU that ran wakeups"
 grep -E '^(cpu|0 |all)' /sys/kernel/debug/sched/idle_search
