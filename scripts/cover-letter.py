@@ -4,8 +4,8 @@
 
 Usage: cover-letter.py OLD NEW PACKAGE_VERSION > MERGED
 
-The subject, date and text (everything before the shortlog) come from OLD,
-the patch count, shortlog, diffstat and base-commit from NEW.  Without an
+The sender, subject, date and text (everything before the shortlog) come
+from OLD, the patch count, shortlog, diffstat and base-commit from NEW.  Without an
 OLD cover letter, NEW's placeholders are filled with a skeleton to edit.
 """
 import os
@@ -39,17 +39,22 @@ def main(old_path, new_path, version):
         subj = header(ohead, 'Subject')
         subj = re.sub(r'^\[PATCH[^\]]*\]\s*', '', subj)
         date = header(ohead, 'Date')
+        sender = header(ohead, 'From')
         blurb = oblurb
     else:
         subj = 'sched: Task latency nice'
-        date = None
+        date = sender = None
         blurb = ('TODO: motivation, interface, tests and figures.\n\n'
                  'Based on Debian linux-source-6.12 %s.\n' % version)
     nsubj = header(nhead, 'Subject')
     prefix = re.match(r'^(\[PATCH[^\]]*\])', nsubj).group(1)
     nhead = nhead.replace('Subject: ' + nsubj, 'Subject: %s %s' % (prefix, subj))
+    # The sender is whoever wrote the cover letter, not the git identity
+    # of the tree that exported it.
+    if sender:
+        nhead = re.sub(r'^From: .*$', lambda m: 'From: ' + sender, nhead, flags=re.M)
     if date:
-        nhead = re.sub(r'^Date: .*$', 'Date: ' + date, nhead, flags=re.M)
+        nhead = re.sub(r'^Date: .*$', lambda m: 'Date: ' + date, nhead, flags=re.M)
     sys.stdout.write(nhead + '\n\n' + blurb.rstrip('\n') + '\n\n' + ntail)
 
 

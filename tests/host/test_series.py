@@ -20,8 +20,9 @@ ENV = dict(os.environ, KVER_DEB='6.12.0-test', GIT_AUTHOR_NAME='A U Thor',
            GIT_COMMITTER_EMAIL='c@example.org')
 
 
-def sh(*args, cwd=None, check=True):
-    r = subprocess.run(args, cwd=cwd, env=ENV, capture_output=True, text=True)
+def sh(*args, cwd=None, check=True, env=None):
+    r = subprocess.run(args, cwd=cwd, env=dict(ENV, **(env or {})),
+                       capture_output=True, text=True)
     if check and r.returncode:
         raise AssertionError('%s failed (%d): %s%s' % (args, r.returncode,
                                                      r.stdout, r.stderr))
@@ -97,7 +98,9 @@ class TestSeries(unittest.TestCase):
             hand = f.read().replace('TODO: motivation', 'Hand-written text')
         with open(os.path.join(p2, '0000-cover-letter.patch'), 'w') as f:
             f.write(hand)
-        sh(EXPORT, clone, p2)
+        # Another machine, another git identity: the series is the same.
+        sh(EXPORT, clone, p2, env={'GIT_COMMITTER_NAME': 'Someone Else',
+                                   'GIT_COMMITTER_EMAIL': 'else@example.org'})
         want = files(self.p1)
         want['0000-cover-letter.patch'] = hand
         self.assertEqual(files(p2), want)
