@@ -97,25 +97,26 @@ for p in $(series_list "$PATCHES"); do
 done
 stage_done
 
+# guest_tests NAME TOPOLOGY LIST: one boot running the programs of LIST;
+# its KUnit and TAP results are added to the counts.
+guest_tests() {
+	local files
+	mapfile -t files < <(guest_programs "$3")
+	printf 'run-tests\n' >"$counts/cmd"
+	TOPO=$2 COUNTS=$counts/$1 "$TOP/scripts/guest.sh" "$1" "$counts/cmd" "${files[@]}" || true
+	if [ -f "$counts/$1" ]; then
+		add_counts "$counts/$1"
+	else
+		result fail "the guest run on $2 gave no counts"
+	fi
+}
+
 stage "guest tests (KUnit and tests/guest/list, topology ${TOPO:-2x4x2})"
-printf 'run-tests\n' >"$counts/cmd"
-mapfile -t files < <(guest_programs)
-COUNTS=$counts/guest "$TOP/scripts/guest.sh" check "$counts/cmd" "${files[@]}" || true
-if [ -f "$counts/guest" ]; then
-	add_counts "$counts/guest"
-else
-	result fail "the guest run gave no counts"
-fi
+guest_tests check "${TOPO:-2x4x2}" "$TOP/tests/guest/list"
 stage_done
 
 stage "guest tests on a larger LLC (tests/guest/list-llc16, topology 1x8x2)"
-mapfile -t files < <(guest_programs "$TOP/tests/guest/list-llc16")
-TOPO=1x8x2 COUNTS=$counts/guest-llc16 "$TOP/scripts/guest.sh" check-llc16 "$counts/cmd" "${files[@]}" || true
-if [ -f "$counts/guest-llc16" ]; then
-	add_counts "$counts/guest-llc16"
-else
-	result fail "the guest run on 1x8x2 gave no counts"
-fi
+guest_tests check-llc16 1x8x2 "$TOP/tests/guest/list-llc16"
 stage_done
 
 stage "harness self-test: a kernel WARNING fails the run"
