@@ -8,6 +8,10 @@
  * sched_setattr(2) and sched_getattr(2), through SCHED_FLAG_LATENCY_NICE
  * and struct sched_attr's sched_latency_nice field.
  *
+ * A cpu cgroup has a latency nice of its own in its cpu.latency.nice file,
+ * which its tasks use unless they set one; "default" there means the
+ * group follows its parent.  --cgroup shows or writes that file.
+ *
  * Modelled on util-linux's chrt(1) and uclampset(1).
  */
 #define _GNU_SOURCE
@@ -15,6 +19,7 @@
 #include <dirent.h>
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -22,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -50,6 +56,10 @@
 #define MIN_LATENCY_NICE	-20
 #define MAX_LATENCY_NICE	19
 
+/* The cgroup file, and what it holds when the group follows its parent. */
+#define CGROUP_FILE		"cpu.latency.nice"
+#define CGROUP_DEFAULT		"default"
+
 /* Exit statuses of chrt(1) and env(1) when the command cannot be run. */
 #define EXIT_CANNOT_INVOKE	126
 #define EXIT_ENOENT		127
@@ -73,6 +83,8 @@ struct latnice_ctl {
 	pid_t pid;		/* 0: the command, or ourselves */
 	int value;		/* the value to set */
 	bool set;		/* -n given */
+	bool value_default;	/* -n default (cgroups only) */
+	const char *cgroup;	/* --cgroup PATH */
 	bool have_pid;		/* -p given */
 	bool all_tasks;		/* -a */
 	bool reset_on_fork;	/* -R */
@@ -96,14 +108,18 @@ static void __attribute__((__noreturn__)) usage(FILE *out)
 	fputs("Usage:\n"
 	      " latnice [options] -n <value> <command> [<argument>...]\n"
 	      " latnice [options] [-n <value>] -p <pid>\n"
+	      " latnice [-v] [-n <value>|default] --cgroup <path>\n"
 	      "\n"
 	      "Run a program with a latency nice value, or show or change the\n"
-	      "latency nice value of a running task.  Values go from -20 (most\n"
-	      "sensitive to wakeup latency) to 19 (indifferent); the default is 0.\n"
+	      "latency nice value of a running task or of a cpu cgroup.  Values go\n"
+	      "from -20 (most sensitive to wakeup latency) to 19 (indifferent); the\n"
+	      "default is 0.\n"
 	      "\n"
 	      "Options:\n"
-	      " -n, --value <value>   latency nice value to set, -20..19\n"
+	      " -n, --value <value>   latency nice value to set, -20..19; for a\n"
+	      "                       cgroup, 'default' follows the parent again\n"
 	      " -p, --pid             operate on an existing pid (given last)\n"
+	      " -c, --cgroup <path>   operate on the cgroup directory <path>\n"
 	      " -a, --all-tasks       operate on all the threads of the pid\n"
 	      " -R, --reset-on-fork   children of the task start at the default\n"
 	      " -v, --verbose         show the value after setting it\n"
@@ -265,6 +281,150 @@ static void for_each_task(const struct latnice_ctl *ctl,
 		fail("failed to read", ctl->pid, ESRCH);
 }
 
+/* out = dir/name; a path too long for PATH_MAX is an error. */
+static char *join(char *out, const char *dir, const char *name)
+{
+	if (snprintf(out, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX)
+		errx(EXIT_FAILURE, "path too long: %s/%s", dir, name);
+	return out;
+}
+
+/*
+ * Read a cgroup's cpu.latency.nice into buf (newline dropped).  Returns 0,
+ * or an errno value.
+ */
+static int cgroup_read(const char *dir, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd, e;
+
+	fd = open(join(path, dir, CGROUP_FILE), O_RDONLY);
+	if (fd < 0)
+		return errno;
+	n = read(fd, buf, len - 1);
+	e = errno;
+	close(fd);
+	if (n < 0)
+		return e;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* The parent directory of dir, resolved; "/" is its own parent. */
+static void parent_dir(const char *dir, char *parent)
+{
+	char up[PATH_MAX];
+
+	if (!realpath(join(up, dir, ".."), parent))
+		err(EXIT_FAILURE, "cannot resolve %s", up);
+}
+
+/* Explain why dir has no cpu.latency.nice and exit. */
+static void __attribute__((__noreturn__)) no_cgroup_file(const char *dir, int e)
+{
+	char path[PATH_MAX], parent[PATH_MAX];
+
+	if (e == EACCES)
+		errx(EXIT_FAILURE, "cgroup %s: cannot read %s: permission denied",
+		     dir, CGROUP_FILE);
+	if (!is_dir(dir))
+		errx(EXIT_FAILURE, "cgroup %s: no such directory", dir);
+	if (access(join(path, dir, "cgroup.procs"), F_OK))
+		errx(EXIT_FAILURE, "%s is not a cgroup directory "
+		     "(cgroups are usually under /sys/fs/cgroup)", dir);
+	parent_dir(dir, parent);
+	if (access(join(path, parent, "cgroup.procs"), F_OK))
+		errx(EXIT_FAILURE, "cgroup %s is a root cgroup: it has no latency "
+		     "nice (its tasks use their own, or 0)", dir);
+	if (access(join(path, dir, "cpu.weight"), F_OK)) {
+		if (access(join(path, dir, "cpu.shares"), F_OK))
+			errx(EXIT_FAILURE, "cgroup %s has no cpu controller "
+			     "(enable it with: echo +cpu > %s/cgroup.subtree_control)",
+			     dir, parent);
+	}
+	errx(EXIT_FAILURE, "this kernel does not support latency nice for "
+	     "cgroups (no %s in %s)", CGROUP_FILE, dir);
+}
+
+/*
+ * Show a cgroup's latency nice; for a group that follows its parent, the
+ * value in effect and where it comes from.
+ */
+static void cgroup_show(const char *dir)
+{
+	char buf[64], cur[PATH_MAX], parent[PATH_MAX];
+	int e = cgroup_read(dir, buf, sizeof(buf));
+
+	if (e)
+		no_cgroup_file(dir, e);
+	if (strcmp(buf, CGROUP_DEFAULT)) {
+		printf("cgroup %s's latency nice: %s\n", dir, buf);
+		return;
+	}
+	snprintf(cur, sizeof(cur), "%s", dir);
+	for (;;) {
+		parent_dir(cur, parent);
+		if (!strcmp(parent, cur) || cgroup_read(parent, buf, sizeof(buf))) {
+			printf("cgroup %s's latency nice: default (0 in effect, "
+			       "as for the root)\n", dir);
+			return;
+		}
+		if (strcmp(buf, CGROUP_DEFAULT)) {
+			printf("cgroup %s's latency nice: default (%s in effect, "
+			       "from %s)\n", dir, buf, parent);
+			return;
+		}
+		snprintf(cur, sizeof(cur), "%s", parent);
+	}
+}
+
+static void cgroup_set(const struct latnice_ctl *ctl)
+{
+	char path[PATH_MAX], buf[64];
+	ssize_t n;
+	int fd, e;
+
+	e = cgroup_read(ctl->cgroup, buf, sizeof(buf));
+	if (e)
+		no_cgroup_file(ctl->cgroup, e);
+	if (ctl->value_default)
+		snprintf(buf, sizeof(buf), "%s\n", CGROUP_DEFAULT);
+	else
+		snprintf(buf, sizeof(buf), "%d\n", ctl->value);
+	fd = open(join(path, ctl->cgroup, CGROUP_FILE), O_WRONLY | O_TRUNC);
+	if (fd < 0) {
+		e = errno;
+		goto fail;
+	}
+	n = write(fd, buf, strlen(buf));
+	e = errno;
+	if (close(fd) && n >= 0) {
+		n = -1;
+		e = errno;
+	}
+	if (n >= 0) {
+		if (ctl->verbose)
+			cgroup_show(ctl->cgroup);
+		return;
+	}
+fail:
+	if (e == EACCES || e == EPERM)
+		errx(EXIT_FAILURE, "failed to set cgroup %s's latency nice: "
+		     "permission denied (writing %s needs write access to it)",
+		     ctl->cgroup, path);
+	errx(EXIT_FAILURE, "failed to set cgroup %s's latency nice: %s",
+	     ctl->cgroup, strerror(e));
+}
+
 static void show_one(const struct latnice_ctl *ctl, pid_t pid)
 {
 	(void)ctl;
@@ -276,6 +436,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "value",		required_argument,	NULL, 'n' },
 		{ "pid",		no_argument,		NULL, 'p' },
+		{ "cgroup",		required_argument,	NULL, 'c' },
 		{ "all-tasks",		no_argument,		NULL, 'a' },
 		{ "reset-on-fork",	no_argument,		NULL, 'R' },
 		{ "verbose",		no_argument,		NULL, 'v' },
@@ -287,11 +448,19 @@ int main(int argc, char **argv)
 	int c;
 
 	/* "+": options stop at the command, which has options of its own. */
-	while ((c = getopt_long(argc, argv, "+n:paRvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+n:pc:aRvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			ctl.value = parse_value(optarg);
+			if (!strcmp(optarg, CGROUP_DEFAULT))
+				ctl.value_default = true;
+			else
+				ctl.value = parse_value(optarg);
 			ctl.set = true;
+			break;
+		case 'c':
+			if (!*optarg)
+				errx(EXIT_FAILURE, "--cgroup needs a cgroup directory");
+			ctl.cgroup = optarg;
 			break;
 		case 'p':
 			ctl.have_pid = true;
@@ -315,6 +484,22 @@ int main(int argc, char **argv)
 			return EXIT_FAILURE;
 		}
 	}
+
+	if (ctl.cgroup) {
+		if (ctl.have_pid || ctl.all_tasks || ctl.reset_on_fork ||
+		    optind != argc)
+			errx(EXIT_FAILURE, "--cgroup takes no pid, command, -a or -R "
+			     "(try 'latnice --help')");
+		if (ctl.set)
+			cgroup_set(&ctl);
+		else
+			cgroup_show(ctl.cgroup);
+		return EXIT_SUCCESS;
+	}
+	if (ctl.value_default)
+		errx(EXIT_FAILURE, "'default' is a value for a cgroup (--cgroup); "
+		     "a task's value is an integer from %d to %d",
+		     MIN_LATENCY_NICE, MAX_LATENCY_NICE);
 
 	if (ctl.have_pid) {
 		if (optind != argc - 1)

@@ -6,8 +6,10 @@
 # Usage: scripts/check.sh
 # Stages: set-up, source, series, kernel, guest programs, host tests,
 # series round trip, guest tests (KUnit from the boot log and the programs
-# of tests/guest/list), and two harness self-tests in the guest (a kernel
-# WARNING fails a run; a guest command's exit status comes back).
+# of tests/guest/list; tests/guest/list-llc16 on a 16-CPU LLC;
+# tests/guest/list-cgroup-v1 with the cpu controller on cgroup v1), and two
+# harness self-tests in the guest (a kernel WARNING fails a run; a guest
+# command's exit status comes back).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -117,6 +119,10 @@ stage_done
 
 stage "guest tests on a larger LLC (tests/guest/list-llc16, topology 1x8x2)"
 guest_tests check-llc16 1x8x2 "$TOP/tests/guest/list-llc16"
+stage_done
+
+stage "guest tests on cgroup v1 (tests/guest/list-cgroup-v1, topology 1x2x2)"
+guest_tests check-cgroup-v1 1x2x2 "$TOP/tests/guest/list-cgroup-v1"
 stage_done
 
 stage "harness self-test: a kernel WARNING fails the run"

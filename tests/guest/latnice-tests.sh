@@ -27,7 +27,7 @@ is() { # GOT WANT
 }
 
 echo "TAP version 13"
-echo "1..20"
+echo "1..31"
 
 out=$(latnice -n -5 sh -c 'latnice -p $$' 2>&1)
 ok "runs a command at the value" has "$out" "current latency nice: -5"
@@ -83,5 +83,38 @@ ok "unprivileged raising is allowed" has "$out" "current latency nice: 5"
 out=$(su -s /bin/sh nobody -c 'latnice -n 5 -p 1' 2>&1)
 ok "another user's task: permission denied" has "$out" "failed to set pid 1's latency nice: permission denied"
 ok "pid 1 unchanged" is "$(latnice -p 1)" "pid 1's current latency nice: 0"
+
+# --cgroup, on cgroup v2: lt/sub holds the member (a group with members
+# cannot pass the cpu controller on), lt is written.
+cg=/sys/fs/cgroup
+echo +cpu > $cg/cgroup.subtree_control
+mkdir $cg/lt
+echo +cpu > $cg/lt/cgroup.subtree_control
+mkdir $cg/lt/sub
+sleep 1000 &
+pid=$!
+echo $pid > $cg/lt/sub/cgroup.procs
+out=$(latnice --cgroup $cg/lt 2>&1)
+ok "--cgroup: a new group follows the root" is "$out" "cgroup $cg/lt's latency nice: default (0 in effect, as for the root)"
+latnice -n -7 -c $cg/lt
+ok "--cgroup -n writes the group's file" is "$(cat $cg/lt/cpu.latency.nice)" "-7"
+ok "--cgroup: members of child groups get the value" is "$(latnice -p $pid)" "pid $pid's current latency nice: -7"
+out=$(latnice -c $cg/lt/sub 2>&1)
+ok "--cgroup: a child group shows where its value comes from" is "$out" "cgroup $cg/lt/sub's latency nice: default (-7 in effect, from $cg/lt)"
+out=$(latnice -v -n 3 -c $cg/lt/sub 2>&1)
+ok "--cgroup -v shows the value after setting it" is "$out" "cgroup $cg/lt/sub's latency nice: 3"
+ok "--cgroup: the member follows its own group" is "$(latnice -p $pid)" "pid $pid's current latency nice: 3"
+latnice -n default -c $cg/lt/sub
+ok "--cgroup -n default: the group follows its parent again" is "$(cat $cg/lt/sub/cpu.latency.nice):$(latnice -p $pid)" "default:pid $pid's current latency nice: -7"
+out=$(latnice -n 20 -c $cg/lt 2>&1)
+ok "--cgroup: out of range value rejected, file unchanged" is "$?:$out:$(cat $cg/lt/cpu.latency.nice)" "1:latnice: latency nice value 20 is out of range (-20 to 19):-7"
+out=$(latnice -c $cg 2>&1)
+ok "--cgroup: the root has no value" is "$out" "latnice: cgroup $cg is a root cgroup: it has no latency nice (its tasks use their own, or 0)"
+out=$(su -s /bin/sh nobody -c "latnice -n 1 -c $cg/lt" 2>&1)
+ok "--cgroup: writing needs write access to the file" has "$out" "failed to set cgroup $cg/lt's latency nice: permission denied"
+ok "--cgroup: a refused write changes nothing" is "$(cat $cg/lt/cpu.latency.nice)" "-7"
+kill $pid
+wait $pid 2>/dev/null
+rmdir $cg/lt/sub $cg/lt
 
 [ "$failed" -eq 0 ]

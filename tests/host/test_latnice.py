@@ -54,8 +54,8 @@ class TestLatnice(unittest.TestCase):
         r = self.run_latnice('--help')
         self.assertEqual(r.returncode, 0)
         self.assertIn('Usage:', r.stdout)
-        for opt in ('--value', '--pid', '--all-tasks', '--reset-on-fork',
-                    '--verbose', '--help', '--version'):
+        for opt in ('--value', '--pid', '--cgroup', '--all-tasks',
+                    '--reset-on-fork', '--verbose', '--help', '--version'):
             self.assertIn(opt, r.stdout)
         self.assertEqual(self.run_latnice('-h').stdout, r.stdout)
 
@@ -117,6 +117,75 @@ class TestLatnice(unittest.TestCase):
         self.assertFalse(os.path.exists(marker), 'the command ran anyway')
         self.assert_error(['-n', '5', '-p', str(os.getpid())], msg)
 
+    def fake_cgroups(self):
+        """A tree of directories that looks like cgroups to latnice:
+
+        root/          cgroup.procs, no cpu.latency.nice (a root)
+        root/a/        cpu.latency.nice: -5
+        root/a/b/      cpu.latency.nice: default
+        """
+        top = tempfile.mkdtemp(dir=self.tmp)
+        root = os.path.join(top, 'root')
+        os.makedirs(os.path.join(root, 'a', 'b'))
+        for d, value in ((root, None), (os.path.join(root, 'a'), '-5'),
+                         (os.path.join(root, 'a', 'b'), 'default')):
+            open(os.path.join(d, 'cgroup.procs'), 'w').close()
+            if value is not None:
+                with open(os.path.join(d, 'cpu.latency.nice'), 'w') as f:
+                    f.write(value + '\n')
+        return os.path.realpath(root)
+
+    def test_cgroup_show(self):
+        root = self.fake_cgroups()
+        a, b = os.path.join(root, 'a'), os.path.join(root, 'a', 'b')
+        r = self.run_latnice('--cgroup', a)
+        self.assertEqual((r.returncode, r.stdout), (0, "cgroup %s's latency nice: -5\n" % a))
+        r = self.run_latnice('-c', b)
+        self.assertEqual(r.stdout, "cgroup %s's latency nice: default (-5 in effect, from %s)\n" % (b, a))
+        with open(os.path.join(a, 'cpu.latency.nice'), 'w') as f:
+            f.write('default\n')
+        r = self.run_latnice('-c', b)
+        self.assertEqual(r.stdout, "cgroup %s's latency nice: default (0 in effect, as for the root)\n" % b)
+
+    def test_cgroup_set(self):
+        root = self.fake_cgroups()
+        b = os.path.join(root, 'a', 'b')
+        path = os.path.join(b, 'cpu.latency.nice')
+        r = self.run_latnice('-n', '-20', '-c', b)
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, '', ''))
+        self.assertEqual(open(path).read(), '-20\n')
+        r = self.run_latnice('-v', '-n', 'default', '-c', b)
+        self.assertEqual(open(path).read(), 'default\n')
+        self.assertIn('default (-5 in effect', r.stdout)
+
+    def test_cgroup_errors(self):
+        root = self.fake_cgroups()
+        a = os.path.join(root, 'a')
+        path = os.path.join(a, 'cpu.latency.nice')
+        for v in ('20', '-21'):
+            self.assert_error(['-n', v, '-c', a], 'latency nice value %s is out of range' % v)
+        self.assert_error(['-n', 'fast', '-c', a], "invalid latency nice value: 'fast'")
+        self.assertEqual(open(path).read(), '-5\n', 'a refused value was written')
+        self.assert_error(['-c', os.path.join(root, 'none')], 'no such directory')
+        self.assert_error(['-c', self.tmp], 'is not a cgroup directory')
+        self.assert_error(['-c', root], 'is a root cgroup: it has no latency nice')
+        self.assert_error(['-c', ''], '--cgroup needs a cgroup directory')
+        for args in (['-p', '1'], ['-a'], ['-R', '-n', '1'], ['true']):
+            self.assert_error(['-c', a] + args, '--cgroup takes no pid, command, -a or -R')
+        self.assert_error(['-n', 'default', '-p', '1'], "'default' is a value for a cgroup")
+        os.unlink(path)
+        self.assert_error(['-c', a], 'has no cpu controller (enable it with: echo +cpu > %s/cgroup.subtree_control)' % root)
+        open(os.path.join(a, 'cpu.weight'), 'w').close()
+        self.assert_error(['-c', a], 'this kernel does not support latency nice for cgroups')
+
+    @unittest.skipIf(os.geteuid() == 0, 'root writes read-only files')
+    def test_cgroup_permission_denied(self):
+        a = os.path.join(self.fake_cgroups(), 'a')
+        path = os.path.join(a, 'cpu.latency.nice')
+        os.chmod(path, 0o444)
+        self.assert_error(['-n', '1', '-c', a], "failed to set cgroup %s's latency nice: permission denied" % a)
+        self.assertEqual(open(path).read(), '-5\n')
+
     def test_man_page_renders_cleanly(self):
         if not shutil.which('groff'):
             self.skipTest('groff is not installed')
@@ -130,7 +199,7 @@ class TestLatnice(unittest.TestCase):
                         'PERMISSIONS', 'EXIT STATUS', 'EXAMPLES', 'SEE ALSO'):
             self.assertIn('.SH %s' % section, page)
         # Every option of --help is documented.
-        for opt in ('value', 'pid', 'all\\-tasks', 'reset\\-on\\-fork',
+        for opt in ('value', 'pid', 'cgroup', 'all\\-tasks', 'reset\\-on\\-fork',
                     'verbose', 'help', 'version'):
             self.assertIn('\\-\\-' + opt, page)
 
