@@ -7,18 +7,20 @@
 #
 # Steps, each also a target: setup, source, apply, kernel, guest.
 # make bisect builds and boots the base and every patch of the series.
+# make bench measures the series against the unpatched kernel (BENCH=quick
+# by default, BENCH=full for the whole matrix; ONLY=1234 picks figures).
 # Work on the series: make apply (patches/ -> build/linux, branch latnice),
 # edit and commit in build/linux, make export (-> patches/).
 # Settings: TOPO=SxCxT (2x4x2), ACCEL=auto|tcg|kvm, KVER_DEB=<Debian version>,
 # JOBS=<n>, GUEST_TIMEOUT=<s>.  See README.md.
 
 SHELL := /bin/bash
-export TOPO ACCEL KVER_DEB JOBS GUEST_TIMEOUT SHOW APPEND CMD
+export TOPO ACCEL KVER_DEB JOBS GUEST_TIMEOUT SHOW APPEND CMD BENCH
 
 S := scripts
 
 .PHONY: all help setup source apply export kernel guest check demo run bisect \
-	host-check clean distclean
+	bench host-check clean distclean
 
 all: help
 
@@ -60,8 +62,12 @@ run: guest
 bisect: kernel
 	@$(S)/bisect-check.sh
 
+# The series against the unpatched kernel, side by side (see README.md).
+bench: guest
+	@python3 $(S)/bench.py --only '$(or $(ONLY),1234)'
+
 clean:
-	rm -rf build/obj-* build/guest build/counts results
+	rm -rf build/obj-* build/guest build/bench build/counts results
 
 distclean:
 	rm -rf build results

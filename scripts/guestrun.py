@@ -236,6 +236,9 @@ def qemu_command(args):
     s, c, t = parse_topo(args.topo)
     ncpu = s * c * t
     accel = {'tcg': 'tcg,thread=multi', 'kvm': 'kvm'}[args.accel]
+    if args.icount and args.accel == 'tcg':
+        # Instruction counting runs every vCPU in one thread.
+        accel = 'tcg,thread=single'
     append = ('console=ttyS0 panic=-1 loglevel=7 LATNICE_TOPO=%s %s'
               % (args.topo, args.append)).strip()
     cmd = [args.qemu, '-nodefaults', '-no-reboot', '-display', 'none',

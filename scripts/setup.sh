@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages the harness needs, only those missing.
 #
-# Usage: scripts/setup.sh
+# Usage: scripts/setup.sh [bench]
+#   bench  also what 'make bench' needs (gnuplot for its plots)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$BUILD"
@@ -23,6 +24,8 @@ mkdir -p "$BUILD"
 PKGS=(qemu-system-x86 busybox-static gcc make flex bison bc libelf-dev
       libssl-dev cpio perl libc6-dev ccache git python3 rsync xz-utils
       man-db groff-base python3-ply python3-git)
+#   gnuplot-nox       make bench: the PNG plots
+[ "${1:-}" = bench ] && PKGS+=(gnuplot-nox)
 
 missing=()
 for p in "${PKGS[@]}"; do

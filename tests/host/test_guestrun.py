@@ -178,6 +178,11 @@ class TestTopo(unittest.TestCase):
         self.assertIn('tcg,thread=multi', cmd)
         self.assertNotIn('-icount', cmd)
         self.assertTrue(cmd[cmd.index('-append') + 1].endswith('LATNICE_TOPO=1x8x2 x=1'))
+        # -icount needs single-threaded TCG (QEMU refuses it with MTTCG).
+        A.icount = 'shift=0,sleep=off'
+        cmd = guestrun.qemu_command(A)
+        self.assertIn('tcg,thread=single', cmd)
+        self.assertEqual(cmd[cmd.index('-icount') + 1], 'shift=0,sleep=off')
 
 
 if __name__ == '__main__':

@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lnbench - the workloads of 'make bench', run inside the guest.
+ *
+ *   lnbench rtt -n ROUNDS [-w CPU] [-b CPULIST] [-R]
+ *	A waker pinned on CPU -w (0) and a wakee free to run anywhere wake
+ *	each other up through pipes, ROUNDS times, while busy threads spin
+ *	pinned on the CPUs of -b.  Reports the round trip time, where the
+ *	wakee landed (the waker's CPU, its SMT sibling or another core; a
+ *	CPU with a busy thread or not) and the change of the idle CPU search
+ *	counters of sched/idle_search (if the kernel has them).  -R moves the
+ *	wakee back to the waker's CPU after each round, so that every wakeup
+ *	starts from the same place instead of from the CPU the wakee last
+ *	ran on.
+ *   lnbench pingpong -p PAIRS -t SECONDS [-m BYTES]
+ *	uperf-style request/response over loopback TCP: PAIRS client and
+ *	server threads exchange BYTES (8192) each way.  Reports transactions
+ *	per second.
+ *   lnbench messaging -g GROUPS -l LOOPS [-T]
+ *	hackbench: per group 20 senders each send LOOPS 100-byte messages to
+ *	each of 20 receivers over UNIX socket pairs; processes, or threads
+ *	with -T.  Reports the time it took.
+ *   lnbench wakeup -m MSG -w WORKERS -n ROUNDS
+ *	schbench-style: MSG message threads each wake WORKERS workers per
+ *	round; a worker measures the time from the wakeup request to running
+ *	and works 20 us.  Reports p50, p99 and p99.9 of the wakeup latency.
+ *
+ * Every report is one line: "BENCH mode=... key=value ...".  Times come
+ * from CLOCK_MONOTONIC, which under QEMU's -icount advances with the
+ * instructions the guest executes.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CPUS	256
+#define IDLE_SEARCH	"/sys/kernel/debug/sched/idle_search"
+
+static void die(const char *what)
+{
+	fprintf(stderr, "lnbench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+static void unpin(void)
+{
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < MAX_CPUS; i++)
+		CPU_SET(i, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void read_full(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			die("read");
+		}
+		done += n;
+	}
+}
+
+static void write_full(int fd, const void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, (const char *)buf + done, len - done);
+
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			die("write");
+		}
+		done += n;
+	}
+}
+
+/* "0-3,8,10-11" into a mask; returns the number of CPUs. */
+static int parse_cpulist(const char *s, bool *mask)
+{
+	int n = 0;
+
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a, i;
+
+		if (end == s)
+			break;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (i = a; i <= b && i < MAX_CPUS; i++, n++)
+			mask[i] = true;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+/* The SMT siblings of @cpu (itself included) into @mask. */
+static void siblings(int cpu, bool *mask)
+{
+	char path[128], buf[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f))
+		parse_cpulist(buf, mask);
+	fclose(f);
+}
+
+/* The "all" row of sched/idle_search: scans probes found skipped bounded time. */
+static bool idle_search(unsigned long long v[6])
+{
+	char line[256];
+	bool ok = false;
+	FILE *f = fopen(IDLE_SEARCH, "r");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "all %llu %llu %llu %llu %llu - %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) == 6)
+			ok = true;
+	fclose(f);
+	return ok;
+}
+
+/* ---- busy threads ---- */
+
+static atomic_bool stop;
+
+static void *spinner(void *arg)
+{
+	pin((int)(long)arg);
+	while (!atomic_load_explicit(&stop, memory_order_relaxed))
+		;
+	return NULL;
+}
+
+static void start_spinners(const bool *busy, pthread_t *t, int *n)
+{
+	int cpu;
+
+	*n = 0;
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (busy[cpu] && !pthread_create(&t[*n], NULL, spinner, (void *)(long)cpu))
+			(*n)++;
+	usleep(20000);	/* let them reach their CPUs */
+}
+
+static void stop_spinners(pthread_t *t, int n)
+{
+	atomic_store(&stop, true);
+	while (n--)
+		pthread_join(t[n], NULL);
+	atomic_store(&stop, false);
+}
+
+/* ---- rtt ---- */
+
+struct rtt {
+	int ping[2], pong[2];
+	int waker_cpu, rounds;
+	bool back;
+	const bool *busy;
+	bool sib[MAX_CPUS];	/* the waker's SMT siblings */
+	long same, sibling, other, on_busy;
+};
+
+static void *rtt_wakee(void *arg)
+{
+	struct rtt *r = arg;
+	int i, from;
+
+	for (i = 0; i < r->rounds; i++) {
+		int cpu;
+
+		read_full(r->ping[0], &from, sizeof(from));
+		cpu = sched_getcpu();
+		if (cpu == from)
+			r->same++;
+		else if (cpu >= 0 && cpu < MAX_CPUS && r->sib[cpu])
+			r->sibling++;
+		else
+			r->other++;
+		if (cpu >= 0 && cpu < MAX_CPUS && r->busy[cpu])
+			r->on_busy++;
+		if (r->back) {
+			pin(r->waker_cpu);
+			unpin();
+		}
+		write_full(r->pong[1], &cpu, sizeof(cpu));
+	}
+	return NULL;
+}
+
+static int do_rtt(int argc, char **argv)
+{
+	struct rtt r = { .waker_cpu = 0, .rounds = 1000 };
+	bool busy[MAX_CPUS] = { false };
+	unsigned long long a[6], b[6];
+	pthread_t spin[MAX_CPUS], wakee;
+	int c, i, nspin, nbusy = 0;
+	bool counters;
+	uint64_t t0, t1;
+
+	while ((c = getopt(argc, argv, "n:w:b:R")) != -1) {
+		switch (c) {
+		case 'n': r.rounds = atoi(optarg); break;
+		case 'w': r.waker_cpu = atoi(optarg); break;
+		case 'b': nbusy = parse_cpulist(optarg, busy); break;
+		case 'R': r.back = true; break;
+		default: return 2;
+		}
+	}
+	r.busy = busy;
+	siblings(r.waker_cpu, r.sib);
+	if (pipe(r.ping) || pipe(r.pong))
+		die("pipe");
+	start_spinners(busy, spin, &nspin);
+	pin(r.waker_cpu);
+	if (pthread_create(&wakee, NULL, rtt_wakee, &r))
+		die("pthread_create");
+	usleep(10000);
+
+	counters = idle_search(a);
+	t0 = now_ns();
+	for (i = 0; i < r.rounds; i++) {
+		int cpu;
+
+		write_full(r.ping[1], &r.waker_cpu, sizeof(r.waker_cpu));
+		read_full(r.pong[0], &cpu, sizeof(cpu));
+	}
+	t1 = now_ns();
+	counters = counters && idle_search(b);
+	pthread_join(wakee, NULL);
+	stop_spinners(spin, nspin);
+
+	printf("BENCH mode=rtt rounds=%d busy=%d back=%d rtt_ns=%.1f same=%.4f sibling=%.4f other=%.4f on_busy=%.4f",
+	       r.rounds, nbusy, r.back, (double)(t1 - t0) / r.rounds,
+	       (double)r.same / r.rounds, (double)r.sibling / r.rounds,
+	       (double)r.other / r.rounds, (double)r.on_busy / r.rounds);
+	if (counters)
+		printf(" scans=%llu probes=%llu found=%llu skipped=%llu bounded=%llu scan_ns=%llu",
+		       b[0] - a[0], b[1] - a[1], b[2] - a[2], b[3] - a[3],
+		       b[4] - a[4], b[5] - a[5]);
+	printf("\n");
+	return 0;
+}
+
+/* ---- pingpong over loopback TCP ---- */
+
+struct pp {
+	int fd;
+	size_t len;
+	atomic_long count;
+	pthread_t t;
+};
+
+static void *pp_client(void *arg)
+{
+	struct pp *p = arg;
+	char *buf = calloc(1, p->len);
+
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		write_full(p->fd, buf, p->len);
+		read_full(p->fd, buf, p->len);
+		atomic_fetch_add_explicit(&p->count, 1, memory_order_relaxed);
+	}
+	shutdown(p->fd, SHUT_WR);
+	free(buf);
+	return NULL;
+}
+
+static void *pp_server(void *arg)
+{
+	struct pp *p = arg;
+	char *buf = calloc(1, p->len);
+
+	for (;;) {
+		size_t done = 0;
+
+		while (done < p->len) {
+			ssize_t n = read(p->fd, buf + done, p->len - done);
+
+			if (n <= 0)
+				goto out;
+			done += n;
+		}
+		write_full(p->fd, buf, p->len);
+	}
+out:
+	free(buf);
+	return NULL;
+}
+
+static int do_pingpong(int argc, char **argv)
+{
+	int c, i, pairs = 1, one = 1, lfd;
+	double seconds = 1;
+	size_t len = 8192;
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(addr);
+	struct pp *cl, *sv;
+	long before = 0, after = 0;
+	uint64_t t0, t1;
+
+	while ((c = getopt(argc, argv, "p:t:m:")) != -1) {
+		switch (c) {
+		case 'p': pairs = atoi(optarg); break;
+		case 't': seconds = atof(optarg); break;
+		case 'm': len = atol(optarg); break;
+		default: return 2;
+		}
+	}
+	cl = calloc(pairs, sizeof(*cl));
+	sv = calloc(pairs, sizeof(*sv));
+	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (lfd < 0 || bind(lfd, (void *)&addr, sizeof(addr)) ||
+	    listen(lfd, pairs) || getsockname(lfd, (void *)&addr, &alen))
+		die("listening socket on 127.0.0.1 (is lo up?)");
+	for (i = 0; i < pairs; i++) {
+		cl[i].fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (cl[i].fd < 0 || connect(cl[i].fd, (void *)&addr, sizeof(addr)))
+			die("connect");
+		sv[i].fd = accept(lfd, NULL, NULL);
+		if (sv[i].fd < 0)
+			die("accept");
+		setsockopt(cl[i].fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		setsockopt(sv[i].fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		cl[i].len = sv[i].len = len;
+		pthread_create(&sv[i].t, NULL, pp_server, &sv[i]);
+		pthread_create(&cl[i].t, NULL, pp_client, &cl[i]);
+	}
+	/* A tenth of the time to warm up, then count. */
+	usleep(seconds * 100000);
+	for (i = 0; i < pairs; i++)
+		before += atomic_load(&cl[i].count);
+	t0 = now_ns();
+	usleep(seconds * 1000000);
+	for (i = 0; i < pairs; i++)
+		after += atomic_load(&cl[i].count);
+	t1 = now_ns();
+	atomic_store(&stop, true);
+	for (i = 0; i < pairs; i++) {
+		pthread_join(cl[i].t, NULL);
+		pthread_join(sv[i].t, NULL);
+		close(cl[i].fd);
+		close(sv[i].fd);
+	}
+	printf("BENCH mode=pingpong pairs=%d msg=%zu tps=%.1f seconds=%.3f\n",
+	       pairs, len, (after - before) * 1e9 / (t1 - t0), (t1 - t0) / 1e9);
+	return 0;
+}
+
+/* ---- messaging (hackbench) ---- */
+
+#define FDS	20
+#define MSG	100
+
+struct hb {
+	int in, out[FDS];
+	int loops;
+	bool sender;
+};
+
+static void *hb_task(void *arg)
+{
+	struct hb *h = arg;
+	char buf[MSG] = { 0 };
+	int i, j;
+
+	if (h->sender) {
+		for (i = 0; i < h->loops; i++)
+			for (j = 0; j < FDS; j++)
+				write_full(h->out[j], buf, MSG);
+	} else {
+		for (i = 0; i < h->loops * FDS; i++)
+			read_full(h->in, buf, MSG);
+	}
+	return NULL;
+}
+
+static int do_messaging(int argc, char **argv)
+{
+	int c, g, i, j, groups = 1, loops = 100, n = 0;
+	bool threads = false;
+	struct hb *tasks;
+	pthread_t *tids;
+	pid_t *pids;
+	uint64_t t0, t1;
+
+	while ((c = getopt(argc, argv, "g:l:T")) != -1) {
+		switch (c) {
+		case 'g': groups = atoi(optarg); break;
+		case 'l': loops = atoi(optarg); break;
+		case 'T': threads = true; break;
+		default: return 2;
+		}
+	}
+	tasks = calloc(groups * FDS * 2, sizeof(*tasks));
+	tids = calloc(groups * FDS * 2, sizeof(*tids));
+	pids = calloc(groups * FDS * 2, sizeof(*pids));
+	for (g = 0; g < groups; g++) {
+		int rx[FDS];
+
+		for (i = 0; i < FDS; i++) {
+			int sv[2];
+
+			if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+				die("socketpair");
+			tasks[n + FDS + i].in = sv[0];
+			tasks[n + FDS + i].loops = loops;
+			rx[i] = sv[1];
+		}
+		for (i = 0; i < FDS; i++) {
+			tasks[n + i].sender = true;
+			tasks[n + i].loops = loops;
+			for (j = 0; j < FDS; j++)
+				tasks[n + i].out[j] = rx[j];
+		}
+		n += 2 * FDS;
+	}
+	t0 = now_ns();
+	for (i = 0; i < n; i++) {
+		if (threads) {
+			pthread_create(&tids[i], NULL, hb_task, &tasks[i]);
+			continue;
+		}
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork");
+		if (!pids[i]) {
+			hb_task(&tasks[i]);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (threads)
+			pthread_join(tids[i], NULL);
+		else
+			waitpid(pids[i], NULL, 0);
+	}
+	t1 = now_ns();
+	printf("BENCH mode=messaging groups=%d loops=%d threads=%d seconds=%.6f\n",
+	       groups, loops, threads, (t1 - t0) / 1e9);
+	return 0;
+}
+
+/* ---- wakeup latency (schbench-style) ---- */
+
+struct worker {
+	int pipe[2];
+	int rounds;
+	uint64_t *lat;
+	pthread_t t;
+};
+
+static void spin_ns(uint64_t ns)
+{
+	uint64_t end = now_ns() + ns;
+
+	while (now_ns() < end)
+		;
+}
+
+static void *wk_main(void *arg)
+{
+	struct worker *w = arg;
+	int i;
+
+	for (i = 0; i < w->rounds; i++) {
+		uint64_t sent;
+
+		read_full(w->pipe[0], &sent, sizeof(sent));
+		w->lat[i] = now_ns() - sent;
+		spin_ns(20000);
+	}
+	return NULL;
+}
+
+struct messenger {
+	struct worker *w;
+	int workers, rounds;
+	pthread_t t;
+};
+
+static void *msg_main(void *arg)
+{
+	struct messenger *m = arg;
+	int r, i;
+
+	for (r = 0; r < m->rounds; r++) {
+		for (i = 0; i < m->workers; i++) {
+			uint64_t t = now_ns();
+
+			write_full(m->w[i].pipe[1], &t, sizeof(t));
+		}
+		usleep(200);
+	}
+	return NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int do_wakeup(int argc, char **argv)
+{
+	int c, i, j, nmsg = 1, nwork = 4, rounds = 200, total;
+	struct messenger *m;
+	uint64_t *all;
+
+	while ((c = getopt(argc, argv, "m:w:n:")) != -1) {
+		switch (c) {
+		case 'm': nmsg = atoi(optarg); break;
+		case 'w': nwork = atoi(optarg); break;
+		case 'n': rounds = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	total = nmsg * nwork * rounds;
+	all = calloc(total, sizeof(*all));
+	m = calloc(nmsg, sizeof(*m));
+	for (i = 0; i < nmsg; i++) {
+		m[i].w = calloc(nwork, sizeof(*m[i].w));
+		m[i].workers = nwork;
+		m[i].rounds = rounds;
+		for (j = 0; j < nwork; j++) {
+			struct worker *w = &m[i].w[j];
+
+			if (pipe(w->pipe))
+				die("pipe");
+			w->rounds = rounds;
+			w->lat = all + ((size_t)i * nwork + j) * rounds;
+			pthread_create(&w->t, NULL, wk_main, w);
+		}
+	}
+	for (i = 0; i < nmsg; i++)
+		pthread_create(&m[i].t, NULL, msg_main, &m[i]);
+	for (i = 0; i < nmsg; i++) {
+		pthread_join(m[i].t, NULL);
+		for (j = 0; j < nwork; j++)
+			pthread_join(m[i].w[j].t, NULL);
+	}
+	qsort(all, total, sizeof(*all), cmp_u64);
+	printf("BENCH mode=wakeup msg=%d workers=%d rounds=%d p50_ns=%llu p99_ns=%llu p999_ns=%llu\n",
+	       nmsg, nwork, rounds, (unsigned long long)all[total / 2],
+	       (unsigned long long)all[(size_t)(total * 0.99)],
+	       (unsigned long long)all[(size_t)(total * 0.999)]);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: lnbench rtt|pingpong|messaging|wakeup [options]\n");
+		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	argv++;
+	argc--;
+	if (!strcmp(argv[0], "rtt"))
+		return do_rtt(argc, argv);
+	if (!strcmp(argv[0], "pingpong"))
+		return do_pingpong(argc, argv);
+	if (!strcmp(argv[0], "messaging"))
+		return do_messaging(argc, argv);
+	if (!strcmp(argv[0], "wakeup"))
+		return do_wakeup(argc, argv);
+	fprintf(stderr, "lnbench: unknown mode %s\n", argv[0]);
+	return 2;
+}
