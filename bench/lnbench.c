@@ -5,13 +5,18 @@
  *   lnbench rtt -n ROUNDS [-w CPU] [-b CPULIST] [-R]
  *	A waker pinned on CPU -w (0) and a wakee free to run anywhere wake
  *	each other up through pipes, ROUNDS times, while busy threads spin
- *	pinned on the CPUs of -b.  Reports the round trip time, where the
+ *	pinned on the CPUs of -b.  Before each round the waker waits until
+ *	the wakee is asleep (its state in /proc), so that each wakeup
+ *	chooses a CPU; the round trip time excludes that wait.  Nothing
+ *	sleeps on a timer: under -icount with busy vCPUs, virtual time
+ *	passes slowly for the host.  Reports the round trip time, where the
  *	wakee landed (the waker's CPU, its SMT sibling or another core; a
  *	CPU with a busy thread or not) and the change of the idle CPU search
- *	counters of sched/idle_search (if the kernel has them).  -R moves the
+ *	search counters (if the kernel has them).  -R moves the
  *	wakee back to the waker's CPU after each round, so that every wakeup
  *	starts from the same place instead of from the CPU the wakee last
- *	ran on.
+ *	ran on.  The counters are the wakee's (schedstats in
+ *	/proc/self/task/<tid>/sched), so only its own wakeups count.
  *   lnbench pingpong -p PAIRS -t SECONDS [-m BYTES]
  *	uperf-style request/response over loopback TCP: PAIRS client and
  *	server threads exchange BYTES (8192) each way.  Reports transactions
@@ -31,6 +36,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -48,7 +54,6 @@
 #include <unistd.h>
 
 #define MAX_CPUS	256
-#define IDLE_SEARCH	"/sys/kernel/debug/sched/idle_search"
 
 static void die(const char *what)
 {
@@ -153,32 +158,64 @@ static void siblings(int cpu, bool *mask)
 	fclose(f);
 }
 
-/* The "all" row of sched/idle_search: scans probes found skipped bounded time. */
-static bool idle_search(unsigned long long v[6])
+/*
+ * The idle CPU search counters of the task @tid of this process, from
+ * /proc/self/task/<tid>/sched (schedstats): searches, CPUs probed, found,
+ * skipped, bounded, and the time in ns.  False without them.
+ */
+static bool idle_search(int tid, unsigned long long v[6])
 {
-	char line[256];
-	bool ok = false;
-	FILE *f = fopen(IDLE_SEARCH, "r");
+	static const char *const names[6] = {
+		"nr_idle_scans", "nr_idle_scan_probes", "nr_idle_scan_found",
+		"nr_idle_scans_skipped", "nr_idle_scans_bounded", "idle_scan_sum",
+	};
+	char path[64], line[256], name[128];
+	int i, got = 0;
+	FILE *f;
 
+	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
+	f = fopen(path, "r");
 	if (!f)
 		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "all %llu %llu %llu %llu %llu - %llu",
-			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) == 6)
-			ok = true;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, b = 0;
+		char *colon = strchr(line, ':');
+
+		if (!colon || sscanf(line, "%127s", name) != 1)
+			continue;
+		for (i = 0; i < 6; i++) {
+			if (strcmp(name, names[i]))
+				continue;
+			if (i < 5) {
+				sscanf(colon + 1, "%llu", &v[i]);
+			} else {
+				/* idle_scan_sum is in ms, with 6 decimals. */
+				sscanf(colon + 1, "%llu.%llu", &a, &b);
+				v[i] = a * 1000000 + b;
+			}
+			got++;
+		}
+	}
 	fclose(f);
-	return ok;
+	return got == 6;
 }
 
 /* ---- busy threads ---- */
 
 static atomic_bool stop;
+static atomic_int ready;
 
+/*
+ * Keep a CPU busy.  PAUSE also ends the vCPU's turn in QEMU's round-robin
+ * TCG, so that under -icount the busy CPUs cost few instructions and the
+ * virtual time of a search is the search's own.
+ */
 static void *spinner(void *arg)
 {
 	pin((int)(long)arg);
+	atomic_fetch_add(&ready, 1);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed))
-		;
+		__builtin_ia32_pause();
 	return NULL;
 }
 
@@ -187,10 +224,12 @@ static void start_spinners(const bool *busy, pthread_t *t, int *n)
 	int cpu;
 
 	*n = 0;
+	atomic_store(&ready, 0);
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)
 		if (busy[cpu] && !pthread_create(&t[*n], NULL, spinner, (void *)(long)cpu))
 			(*n)++;
-	usleep(20000);	/* let them reach their CPUs */
+	while (atomic_load(&ready) < *n)	/* until each is on its CPU */
+		sched_yield();
 }
 
 static void stop_spinners(pthread_t *t, int n)
@@ -205,6 +244,7 @@ static void stop_spinners(pthread_t *t, int n)
 
 struct rtt {
 	int ping[2], pong[2];
+	atomic_int tid;
 	int waker_cpu, rounds;
 	bool back;
 	const bool *busy;
@@ -217,6 +257,9 @@ static void *rtt_wakee(void *arg)
 	struct rtt *r = arg;
 	int i, from;
 
+	/* Created by the pinned waker: free it to run anywhere. */
+	unpin();
+	atomic_store(&r->tid, gettid());
 	for (i = 0; i < r->rounds; i++) {
 		int cpu;
 
@@ -228,7 +271,8 @@ static void *rtt_wakee(void *arg)
 			r->sibling++;
 		else
 			r->other++;
-		if (cpu >= 0 && cpu < MAX_CPUS && r->busy[cpu])
+		/* Busy: a busy thread's CPU, or the waker's (it is running). */
+		if (cpu == from || (cpu >= 0 && cpu < MAX_CPUS && r->busy[cpu]))
 			r->on_busy++;
 		if (r->back) {
 			pin(r->waker_cpu);
@@ -236,7 +280,33 @@ static void *rtt_wakee(void *arg)
 		}
 		write_full(r->pong[1], &cpu, sizeof(cpu));
 	}
+	/* Stay until the waker has read our counters. */
+	read_full(r->ping[0], &from, sizeof(from));
 	return NULL;
+}
+
+/* Wait until the thread @tid of this process sleeps. */
+static void wait_asleep(int tid)
+{
+	char path[64], buf[256], *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die(path);
+	for (;;) {
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+		if (n <= 0)
+			die("reading the wakee's state");
+		buf[n] = '\0';
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			break;
+		sched_yield();
+	}
+	close(fd);
 }
 
 static int do_rtt(int argc, char **argv)
@@ -246,8 +316,8 @@ static int do_rtt(int argc, char **argv)
 	unsigned long long a[6], b[6];
 	pthread_t spin[MAX_CPUS], wakee;
 	int c, i, nspin, nbusy = 0;
+	uint64_t t0, sum = 0;
 	bool counters;
-	uint64_t t0, t1;
 
 	while ((c = getopt(argc, argv, "n:w:b:R")) != -1) {
 		switch (c) {
@@ -266,23 +336,26 @@ static int do_rtt(int argc, char **argv)
 	pin(r.waker_cpu);
 	if (pthread_create(&wakee, NULL, rtt_wakee, &r))
 		die("pthread_create");
-	usleep(10000);
+	while (!atomic_load(&r.tid))
+		sched_yield();
 
-	counters = idle_search(a);
-	t0 = now_ns();
+	counters = idle_search(r.tid, a);
 	for (i = 0; i < r.rounds; i++) {
 		int cpu;
 
+		wait_asleep(r.tid);
+		t0 = now_ns();
 		write_full(r.ping[1], &r.waker_cpu, sizeof(r.waker_cpu));
 		read_full(r.pong[0], &cpu, sizeof(cpu));
+		sum += now_ns() - t0;
 	}
-	t1 = now_ns();
-	counters = counters && idle_search(b);
+	counters = counters && idle_search(r.tid, b);
+	write_full(r.ping[1], &r.waker_cpu, sizeof(r.waker_cpu));
 	pthread_join(wakee, NULL);
 	stop_spinners(spin, nspin);
 
 	printf("BENCH mode=rtt rounds=%d busy=%d back=%d rtt_ns=%.1f same=%.4f sibling=%.4f other=%.4f on_busy=%.4f",
-	       r.rounds, nbusy, r.back, (double)(t1 - t0) / r.rounds,
+	       r.rounds, nbusy, r.back, (double)sum / r.rounds,
 	       (double)r.same / r.rounds, (double)r.sibling / r.rounds,
 	       (double)r.other / r.rounds, (double)r.on_busy / r.rounds);
 	if (counters)

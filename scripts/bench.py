@@ -50,10 +50,10 @@ RFC_TABLE = {8: (64.66, 64.38, 64.79), 16: (123.34, 122.88, 125.87),
              64: (259.99, 319.45, 333.95), 128: (431.1, 437.69, 431.09)}
 
 PLANS = {
-    'quick': dict(llc=(8, 16, 32), rounds=400, shares=(8, 32, 64),
+    'quick': dict(llc=(8, 16, 32), rounds=160, shares=(8, 32, 64),
                   pp_seconds=0.1, wall_shares=(32,), wall_reps=3,
                   wall_seconds=2.0, hb_loops=20, wk_rounds=100),
-    'full': dict(llc=(8, 16, 32, 64), rounds=2000, shares=RFC_THREADS,
+    'full': dict(llc=(8, 16, 32, 64), rounds=800, shares=RFC_THREADS,
                  pp_seconds=0.3, wall_shares=(8, 32, 64), wall_reps=5,
                  wall_seconds=3.0, hb_loops=50, wk_rounds=300),
 }
@@ -122,15 +122,19 @@ def plan(mode, only):
                 runs = []
                 values = VALUES if kernel == 'patched' else (None,)
                 cores = (('SIS_CORE',), ('NO_SIS_CORE',)) if kernel == 'patched' else ((),)
+                # NO_DELAY_DEQUEUE: a task that blocks is dequeued, so that
+                # each wakeup chooses a CPU (6.12 keeps some on the runqueue).
                 for util in ('SIS_UTIL', 'NO_SIS_UTIL'):
                     for v in values:
                         for core in cores:
-                            runs.append(Run('1', 'search', v, core + (util,),
+                            runs.append(Run('1', 'search', v,
+                                            core + (util, 'NO_DELAY_DEQUEUE'),
                                             ['rtt', '-n', p['rounds'], '-b', full_busy],
                                             llc=llc))
                 for v in values:
                     for core in cores:
-                        runs.append(Run('2', 'placement', v, core + ('SIS_UTIL',),
+                        runs.append(Run('2', 'placement', v,
+                                        core + ('SIS_UTIL', 'NO_DELAY_DEQUEUE'),
                                         ['rtt', '-R', '-n', p['rounds'] // 2, '-b', half_busy],
                                         llc=llc))
                 boots.append(Boot('bench-llc%d-%s' % (llc, kernel), kernel, topo,
@@ -155,16 +159,17 @@ def plan(mode, only):
             return runs
 
         for kernel in ('baseline', 'patched'):
-            runs = unused(None, ('SIS_UTIL',) + (('SIS_CORE',) if kernel == 'patched' else ()), 1)
+            runs = unused(None, ('SIS_UTIL', 'DELAY_DEQUEUE') +
+                          (('SIS_CORE',) if kernel == 'patched' else ()), 1)
             if kernel == 'patched' and '4' in only:
                 for v in (-19, -20):
                     for core in ('SIS_CORE', 'NO_SIS_CORE'):
-                        runs += unused(v, (core, 'SIS_UTIL'), 1)
+                        runs += unused(v, (core, 'SIS_UTIL', 'DELAY_DEQUEUE'), 1)
             boots.append(Boot('bench-unused-%s' % kernel, kernel, UNUSED_TOPO, 'icount',
                               False, runs))
         # The same boot of the patched kernel again: icount must repeat.
         boots.append(Boot('bench-unused-patched-again', 'patched', UNUSED_TOPO, 'icount',
-                          False, unused(None, ('SIS_UTIL', 'SIS_CORE'), 2)))
+                          False, unused(None, ('SIS_UTIL', 'DELAY_DEQUEUE', 'SIS_CORE'), 2)))
         # Wall clock: noisy, so repeated and reported with the spread.
         for kernel in ('baseline', 'patched'):
             runs = []
