@@ -11,8 +11,8 @@
  *	sleeps on a timer: under -icount with busy vCPUs, virtual time
  *	passes slowly for the host.  Reports the round trip time, where the
  *	wakee landed (the waker's CPU, its SMT sibling or another core; a
- *	CPU with a busy thread or not) and the change of the idle CPU search
- *	search counters (if the kernel has them).  -R moves the
+ *	busy CPU or not) and the change of the idle CPU search counters (if
+ *	the kernel has them).  -R moves the
  *	wakee back to the waker's CPU after each round, so that every wakeup
  *	starts from the same place instead of from the CPU the wakee last
  *	ran on.  The counters are the wakee's (schedstats in
