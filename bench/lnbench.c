@@ -561,7 +561,7 @@ static int do_messaging(int argc, char **argv)
 			waitpid(pids[i], NULL, 0);
 	}
 	t1 = now_ns();
-	printf("BENCH mode=messaging groups=%d loops=%d threads=%d seconds=%.6f\n",
+	printf("BENCH mode=messaging groups=%d loops=%d thread_mode=%d seconds=%.6f\n",
 	       groups, loops, threads, (t1 - t0) / 1e9);
 	return 0;
 }

@@ -40,7 +40,8 @@ KERNELS = {
     'baseline': os.path.join(BUILD, 'obj-baseline'),
     'patched': os.path.join(BUILD, 'obj-patched'),
 }
-VALUES = (0, -10, -19, -20)
+# Latency nice values of the patched kernel; None: none set (the default, 0).
+VALUES = (None, -10, -19, -20)
 # The RFC's uperf thread counts on its 88-CPU machine, as shares of the CPUs.
 RFC_THREADS = (8, 16, 32, 48, 64, 128)
 RFC_CPUS = 88
@@ -50,12 +51,12 @@ RFC_TABLE = {8: (64.66, 64.38, 64.79), 16: (123.34, 122.88, 125.87),
              64: (259.99, 319.45, 333.95), 128: (431.1, 437.69, 431.09)}
 
 PLANS = {
-    'quick': dict(llc=(8, 16, 32), rounds=160, shares=(8, 32, 64),
-                  pp_seconds=0.1, wall_shares=(32,), wall_reps=3,
-                  wall_seconds=2.0, hb_loops=20, wk_rounds=100),
+    'quick': dict(llc=(8, 16, 32, 64), rounds=160, shares=(8, 32, 64),
+                  pp_seconds=0.5, reps=3, wall_shares=(32,), wall_reps=3,
+                  wall_seconds=2.0, hb_loops=60, wk_rounds=400),
     'full': dict(llc=(8, 16, 32, 64), rounds=800, shares=RFC_THREADS,
-                 pp_seconds=0.3, wall_shares=(8, 32, 64), wall_reps=5,
-                 wall_seconds=3.0, hb_loops=50, wk_rounds=300),
+                 pp_seconds=1.0, reps=5, wall_shares=(8, 32, 64), wall_reps=5,
+                 wall_seconds=3.0, hb_loops=120, wk_rounds=1000),
 }
 UNUSED_TOPO = '1x8x2'
 
@@ -158,9 +159,12 @@ def plan(mode, only):
                                 rep=rep))
             return runs
 
+        reps = p['reps']
         for kernel in ('baseline', 'patched'):
-            runs = unused(None, ('SIS_UTIL', 'DELAY_DEQUEUE') +
-                          (('SIS_CORE',) if kernel == 'patched' else ()), 1)
+            runs = []
+            for rep in range(1, reps + 1):
+                runs += unused(None, ('SIS_UTIL', 'DELAY_DEQUEUE') +
+                               (('SIS_CORE',) if kernel == 'patched' else ()), rep)
             if kernel == 'patched' and '4' in only:
                 for v in (-19, -20):
                     for core in ('SIS_CORE', 'NO_SIS_CORE'):
@@ -168,8 +172,11 @@ def plan(mode, only):
             boots.append(Boot('bench-unused-%s' % kernel, kernel, UNUSED_TOPO, 'icount',
                               False, runs))
         # The same boot of the patched kernel again: icount must repeat.
+        runs = []
+        for rep in range(reps + 1, 2 * reps + 1):
+            runs += unused(None, ('SIS_UTIL', 'DELAY_DEQUEUE', 'SIS_CORE'), rep)
         boots.append(Boot('bench-unused-patched-again', 'patched', UNUSED_TOPO, 'icount',
-                          False, unused(None, ('SIS_UTIL', 'DELAY_DEQUEUE', 'SIS_CORE'), 2)))
+                          False, runs))
         # Wall clock: noisy, so repeated and reported with the spread.
         for kernel in ('baseline', 'patched'):
             runs = []
@@ -277,6 +284,11 @@ def fmt(x, nd=1):
     return '-' if x is None else ('%.*f' % (nd, x))
 
 
+def sig(x):
+    """Five significant digits: seconds and transactions alike."""
+    return '-' if x is None else ('%.5g' % x)
+
+
 def pct(a, b):
     if a is None or b in (None, 0):
         return None
@@ -314,7 +326,7 @@ def figure1(records, p):
             rows = []
             for llc in p['llc']:
                 base = find(records, figure='1', kernel='baseline', llc=llc, util=util)
-                for v in (None,) + VALUES[1:]:
+                for v in VALUES:
                     r = find(records, figure='1', kernel='patched', llc=llc, util=util,
                              core=core, value=v)
                     if not r:
@@ -347,12 +359,11 @@ def figure2(records, p):
         for kernel, v, core in cand:
             kw = dict(figure='2', kernel=kernel, llc=llc)
             if kernel == 'patched':
-                kw.update(value=None if v == 0 else v, core=core)
+                kw.update(value=v, core=core)
             r = find(records, **kw)
             if not r:
                 continue
-            rows.append([llc, kernel, vname(None if v == 0 else v) if kernel == 'patched'
-                         else 'default', core or '-'] +
+            rows.append([llc, kernel, vname(v), core or '-'] +
                         ['%.1f' % (100 * float(r.get(k, 'nan'))) for k in
                          ('same', 'sibling', 'other', 'on_busy')])
     md.append(table(['LLC', 'kernel', 'value', 'feature', 'same CPU %', 'SMT sibling %',
@@ -360,64 +371,73 @@ def figure2(records, p):
     return '\n'.join(md)
 
 
-def unused_metric(r):
-    """The figure of merit of a run, and whether higher is better."""
-    w = r['workload']
-    if w == 'pingpong':
-        return num(r, 'tps'), True
-    if w.startswith('messaging'):
-        return num(r, 'seconds'), False
-    return num(r, 'p99_ns'), False
+def metric_keys(workload):
+    if workload == 'wakeup':
+        return ('p50_ns', 'p99_ns', 'p999_ns')
+    return ('tps',) if workload == 'pingpong' else ('seconds',)
+
+
+def median_of(records, kernel, workload, threads, reps, key):
+    """The median of @key over the repetitions @reps of a figure 3 run, and
+    the spread of the repetitions (max - min, % of the median)."""
+    xs = [num(r, key) for r in records if r['figure'] == '3' and r['kernel'] == kernel
+          and r['workload'] == workload and r.get('threads') == threads
+          and r.get('rep') in reps]
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return None, None
+    m = statistics.median(xs)
+    return m, (100 * (max(xs) - min(xs)) / m if m else None)
 
 
 def figure3(records, p):
+    reps = p.get('reps', 1)
+    first, second = range(1, reps + 1), range(reps + 1, 2 * reps + 1)
     md = ['## 3. Cost when unused: patched at the default against baseline (repeatable mode)\n',
           'Topology %s.  pingpong: transactions per second (higher is better); '
           'messaging: seconds (lower is better); wakeup: latency percentiles in ns '
-          '(lower is better).\n' % UNUSED_TOPO]
+          '(lower is better).  Each figure is the median of %d runs in one boot; '
+          'the spread is (max - min) / median of those runs.\n' % (UNUSED_TOPO, reps)]
     rows, worst = [], 0.0
     n = ncpus(UNUSED_TOPO)
+    seen = []
     for r in records:
         if r['figure'] != '3' or r['kernel'] != 'patched' or r.get('rep') != 1:
             continue
-        b = find(records, figure='3', kernel='baseline', workload=r['workload'],
-                 threads=r.get('threads'), rep=1)
-        if not b:
-            continue
-        keys = ('p50_ns', 'p99_ns', 'p999_ns') if r['workload'] == 'wakeup' else \
-            (('tps',) if r['workload'] == 'pingpong' else ('seconds',))
-        for k in keys:
-            d = pct(num(r, k), num(b, k))
+        w, t = r['workload'], r.get('threads')
+        seen.append((w, t))
+        for k in metric_keys(w):
+            b, bs = median_of(records, 'baseline', w, t, first, k)
+            x, xs = median_of(records, 'patched', w, t, first, k)
+            if b is None or x is None:
+                continue
+            d = pct(x, b)
             if d is not None:
                 worst = max(worst, abs(d))
-            what = r['workload']
-            if r.get('threads'):
-                what += ' %d pairs (%d%%)' % (pairs_for(r['threads'], n),
-                                              round(100 * r['threads'] / RFC_CPUS))
-            rows.append([what, k, fmt(num(b, k), 1), fmt(num(r, k), 1), fmt(d, 2),
+            what = w
+            if t:
+                what += ' %d pairs (%d%%)' % (pairs_for(t, n), round(100 * t / RFC_CPUS))
+            rows.append([what, k, sig(b), fmt(bs, 2), sig(x), fmt(xs, 2), fmt(d, 2),
                          'yes' if d is not None and abs(d) <= 0.5 else 'NO'])
-    md.append(table(['workload', 'figure', 'baseline', 'patched, default', 'difference %',
-                     'within 0.5%'], rows))
+    md.append(table(['workload', 'figure', 'baseline', 'spread %', 'patched, default',
+                     'spread %', 'difference %', 'within 0.5%'], rows))
     md.append('Largest difference: %.2f%%.\n' % worst)
     # Repeatability: the patched kernel booted twice.
     rows, worst_rep = [], 0.0
-    for r in records:
-        if r['figure'] != '3' or r['kernel'] != 'patched' or r.get('rep') != 1:
-            continue
-        r2 = find(records, figure='3', kernel='patched', workload=r['workload'],
-                  threads=r.get('threads'), rep=2)
-        if not r2:
-            continue
-        m1, _ = unused_metric(r)
-        m2, _ = unused_metric(r2)
-        d = pct(m2, m1)
-        if d is not None:
+    for w, t in seen:
+        for k in metric_keys(w):
+            m1, _ = median_of(records, 'patched', w, t, first, k)
+            m2, _ = median_of(records, 'patched', w, t, second, k)
+            d = pct(m2, m1)
+            if d is None:
+                continue
             worst_rep = max(worst_rep, abs(d))
-        rows.append([r['workload'] + (' %s' % r['threads'] if r.get('threads') else ''),
-                     fmt(m1, 1), fmt(m2, 1), fmt(d, 3)])
+            rows.append([w + (' %d pairs' % pairs_for(t, n) if t else ''), k, sig(m1),
+                         sig(m2), fmt(d, 3)])
     if rows:
         md.append('### Repeatability: two boots of the patched kernel, same runs\n')
-        md.append(table(['workload', 'first boot', 'second boot', 'difference %'], rows))
+        md.append(table(['workload', 'figure', 'first boot', 'second boot', 'difference %'],
+                        rows))
         md.append('Largest difference between the two boots: %.3f%% (%s 1%%).\n'
                   % (worst_rep, 'within' if worst_rep <= 1 else 'NOT within'))
     # Wall clock.
@@ -448,8 +468,8 @@ def figure4(records, p):
           '1-100 scale, about -19 here).\n' % (UNUSED_TOPO, n)]
     rows = []
     for t in p['shares']:
-        b = find(records, figure='3', kernel='baseline', workload='pingpong', threads=t, rep=1)
-        base = num(b, 'tps') if b else None
+        base, _ = median_of(records, 'baseline', 'pingpong', t, range(1, p.get('reps', 1) + 1),
+                            'tps')
         row = ['%d (%d pairs)' % (t, pairs_for(t, n)), fmt(base, 0)]
         for v in (-19, -20):
             for core in ('SIS_CORE', 'NO_SIS_CORE'):
@@ -478,10 +498,10 @@ def plots(records, p, outdir):
         for util in ('NO_SIS_UTIL', 'SIS_UTIL'):
             data = os.path.join(outdir, 'plot-%s-%s.dat' % (metric, util))
             with open(data, 'w') as f:
-                f.write('# llc ' + ' '.join(vname(v) for v in (None,) + VALUES[1:]) + '\n')
+                f.write('# llc ' + ' '.join(vname(v) for v in VALUES) + '\n')
                 for llc in p['llc']:
                     vals = []
-                    for v in (None,) + VALUES[1:]:
+                    for v in VALUES:
                         r = find(records, figure='1', kernel='patched', llc=llc, util=util,
                                  core='SIS_CORE', value=v)
                         x = num(r, metric) if r else None

@@ -252,7 +252,10 @@ def qemu_command(args):
            '-initrd', args.initrd,
            '-append', append]
     if args.icount:
-        cmd += ['-icount', args.icount]
+        # Repeatable runs: a seeded random number generator for the guest
+        # (RDRAND) and no address space randomization in it.
+        cmd += ['-icount', args.icount, '-seed', '1']
+        cmd[cmd.index('-append') + 1] += ' norandmaps'
     return cmd
 
 

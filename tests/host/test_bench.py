@@ -73,8 +73,11 @@ class TestBench(unittest.TestCase):
     def unused(self, base, patched):
         rec = []
         for kernel, tps in (('baseline', base), ('patched', patched)):
-            rec.append(dict(figure='3', kernel=kernel, workload='pingpong', threads=32,
-                            rep=1, value=None, tps=tps))
+            for rep, noise in ((1, 0), (2, 5), (3, -50)):
+                # The median of the three runs is the middle one: tps.
+                rec.append(dict(figure='3', kernel=kernel, workload='pingpong', threads=32,
+                                rep=rep, value=None, tps=tps + noise if noise != 5 else
+                                tps + 5))
         return rec
 
     def test_unused_verdict(self):
@@ -90,7 +93,7 @@ class TestBench(unittest.TestCase):
         p = bench.PLANS['quick']
         rec = self.unused(1000.0, 1000.0)
         rec.append(dict(figure='3', kernel='patched', workload='pingpong', threads=32,
-                        rep=2, value=None, tps=1020.0))
+                        rep=2 * p['reps'], value=None, tps=1020.0))
         text, _, rep = bench.figure3(rec, p)
         self.assertAlmostEqual(rep, 2.0)
         self.assertIn('NOT within 1%', text)

@@ -183,6 +183,8 @@ class TestTopo(unittest.TestCase):
         cmd = guestrun.qemu_command(A)
         self.assertIn('tcg,thread=single', cmd)
         self.assertEqual(cmd[cmd.index('-icount') + 1], 'shift=0,sleep=off')
+        self.assertEqual(cmd[cmd.index('-seed') + 1], '1')
+        self.assertIn('norandmaps', cmd[cmd.index('-append') + 1])
 
 
 if __name__ == '__main__':
