@@ -508,7 +508,7 @@ def plots(records, p, outdir):
                         vals.append('%g' % (x / r['rounds']) if x is not None else 'NaN')
                     f.write('%d %s\n' % (llc, ' '.join(vals)))
             png = os.path.join(outdir, 'llc-%s-%s.png' % (metric, util))
-            script = ('set terminal png size 800,500; set output "%s"; '
+            script = ('set terminal png noenhanced size 800,500; set output "%s"; '
                       'set title "%s, SIS_CORE (%s, -icount)"; set xlabel "CPUs in the LLC"; '
                       'set ylabel "%s"; set logscale x 2; set key top left; set grid; '
                       'plot "%s" using 1:2 with linespoints title "default (0)", '
@@ -583,12 +583,96 @@ def records_of(boots, got):
     return recs
 
 
+def budget(value, llc, smt=2):
+    """latency_nice_scan_budget() of the series (kernel/sched/sched.h)."""
+    if value is None or value >= 0:
+        return None
+    if value <= -20:
+        return 0
+    return max(max(smt, 2), -(-llc * (value + 20) // 20))
+
+
+def claims(records):
+    """The statements the README makes, checked against the runs."""
+    out = []
+    over, zero, n = [], [], 0
+    for r in records:
+        if r['figure'] != '1' or r['kernel'] != 'patched' or r.get('value') is None:
+            continue
+        n += 1
+        b = budget(r['value'], r['llc'])
+        probes, scans = num(r, 'probes'), num(r, 'scans')
+        if probes is None or scans is None:
+            continue
+        if r['value'] == -20 and (probes or num(r, 'scan_ns')):
+            zero.append(r)
+        if b and probes > scans * b:
+            over.append(r)
+    out.append('- -20: no CPU probed and no time in a search at every LLC size: %s '
+               '(%d runs at -20 checked).' % ('holds' if not zero else 'FAILS in %d runs'
+                                               % len(zero),
+                                               sum(1 for r in records if r['figure'] == '1'
+                                                   and r['kernel'] == 'patched'
+                                                   and r.get('value') == -20)))
+    out.append('- -10 and -19: never more CPUs probed than the budget per search: %s '
+               '(%d runs checked).' % ('holds' if not over else 'FAILS in %d runs' % len(over),
+                                       n))
+    return '\n'.join(out) + '\n'
+
+
+def report(data, outdir):
+    """tables.md and the plots from the runs of @data (runs.json)."""
+    recs, p, mode = data['runs'], PLANS[data['mode']], data['mode']
+    figs = data.get('only', '1234')
+    md = ['# latency nice benchmarks (%s mode)\n' % mode,
+          'Kernel source: Debian linux-source-6.12 %s; baseline = that tree, patched = '
+          'with the series; same config (configs/latnice.config), same QEMU command.  '
+          'Repeatable mode: `-icount %s` with `-seed 1` and `norandmaps` (virtual time '
+          'advances with the instructions executed by all vCPUs, one at a time).  '
+          'Wall-clock mode: multi-threaded TCG on a 2-core host, noisy.\n'
+          % (data['version'], data['icount'])]
+    md.append('## Boots\n')
+    md.append(table(['boot', 'kernel', 'topology', 'mode', 'schedstats', 'QEMU command'],
+                    [[b['name'], b['kernel'], b['topo'], b['mode'],
+                      'on' if b['schedstats'] else 'off', '`%s`' % b['qemu']]
+                     for b in data['boots']]))
+    if '1' in figs:
+        md.append(figure1(recs, p))
+        md.append('### Checked\n')
+        md.append(claims(recs))
+    if '2' in figs:
+        md.append(figure2(recs, p))
+    if '3' in figs or '4' in figs:
+        md.append(figure3(recs, p)[0])
+    if '4' in figs:
+        md.append(figure4(recs, p))
+    md.append(EMULATION_NOTE)
+    missing = [r for r in recs if not r['ok']]
+    if missing:
+        md.append('Runs without a result: %s\n' % ', '.join(r['boot'] + ':' + r['figure'] + ':'
+                                                        + r['workload'] for r in missing))
+    pngs = plots(recs, p, outdir) if '1' in figs else []
+    if pngs:
+        md.append('Plots: ' + ', '.join(os.path.basename(x) for x in pngs) + '\n')
+    text = '\n'.join(md)
+    with open(os.path.join(outdir, 'tables.md'), 'w') as f:
+        f.write(text)
+    return text, missing
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--mode', choices=PLANS, default=os.environ.get('BENCH', 'quick') or 'quick')
     ap.add_argument('--only', default='1234', help='figures to run, e.g. 12 (default 1234)')
     ap.add_argument('--plan', action='store_true', help='print the boots and runs and stop')
+    ap.add_argument('--report', metavar='DIR',
+                    help='write the tables and plots of results DIR again, from its runs.json')
     args = ap.parse_args()
+    if args.report:
+        with open(os.path.join(args.report, 'runs.json')) as f:
+            text, missing = report(json.load(f), args.report)
+        print(text)
+        return 1 if missing else 0
     if args.mode not in PLANS:
         raise SystemExit('bench: BENCH=%s: use quick or full' % args.mode)
     boots = plan(args.mode, args.only)
@@ -607,52 +691,20 @@ def main():
                                                  os.path.relpath(outdir, TOP)))
     got = [run_boot(b, i + 1, len(boots), outdir, prog) for i, b in enumerate(boots)]
     recs = records_of(boots, got)
-    p = PLANS[args.mode]
-    missing = [r for r in recs if not r['ok']]
-
+    data = dict(version=version(), mode=args.mode, only=args.only, icount=ICOUNT,
+                boots=[dict(name=b.name, kernel=b.kernel, topo=b.topo, mode=b.mode,
+                            schedstats=b.schedstats, qemu=g[2],
+                            results=os.path.relpath(g[1], TOP), exit=g[3])
+                       for b, g in zip(boots, got)],
+                runs=recs)
     with open(os.path.join(outdir, 'runs.json'), 'w') as f:
-        json.dump(dict(version=version(), mode=args.mode, icount=ICOUNT,
-                       boots=[dict(name=b.name, kernel=b.kernel, topo=b.topo, mode=b.mode,
-                                   schedstats=b.schedstats, qemu=g[2],
-                                   results=os.path.relpath(g[1], TOP), exit=g[3])
-                              for b, g in zip(boots, got)],
-                       runs=recs), f, indent=1)
+        json.dump(data, f, indent=1)
     keys = sorted({k for r in recs for k in r})
     with open(os.path.join(outdir, 'runs.csv'), 'w', newline='') as f:
         w = csv.DictWriter(f, fieldnames=keys)
         w.writeheader()
         w.writerows(recs)
-
-    md = ['# latency nice benchmarks (%s mode)\n' % args.mode,
-          'Kernel source: Debian linux-source-6.12 %s; baseline = that tree, patched = '
-          'with the series; same config (configs/latnice.config), same QEMU command.  '
-          'Repeatable mode: `-icount %s` (virtual time advances with the instructions '
-          'executed by all vCPUs; each run is deterministic).  Wall-clock mode: '
-          'multi-threaded TCG on a 2-core host, noisy.\n' % (version(), ICOUNT)]
-    md.append('## Boots\n')
-    md.append(table(['boot', 'kernel', 'topology', 'mode', 'schedstats', 'QEMU command'],
-                    [[b.name, b.kernel, b.topo, b.mode, 'on' if b.schedstats else 'off',
-                      '`%s`' % g[2]] for b, g in zip(boots, got)]))
-    worst = worst_rep = None
-    if '1' in args.only:
-        md.append(figure1(recs, p))
-    if '2' in args.only:
-        md.append(figure2(recs, p))
-    if '3' in args.only or '4' in args.only:
-        f3, worst, worst_rep = figure3(recs, p)
-        md.append(f3)
-    if '4' in args.only:
-        md.append(figure4(recs, p))
-    md.append(EMULATION_NOTE)
-    if missing:
-        md.append('Runs without a result: %s\n' % ', '.join(r['boot'] + ':' + r['figure'] + ':'
-                                                        + r['workload'] for r in missing))
-    pngs = plots(recs, p, outdir) if '1' in args.only else []
-    if pngs:
-        md.append('Plots: ' + ', '.join(os.path.basename(x) for x in pngs) + '\n')
-    text = '\n'.join(md)
-    with open(os.path.join(outdir, 'tables.md'), 'w') as f:
-        f.write(text)
+    text, missing = report(data, outdir)
     print()
     print(text)
     log('==> make bench (%s): %ds in all; results in %s'

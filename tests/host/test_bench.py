@@ -99,5 +99,25 @@ class TestBench(unittest.TestCase):
         self.assertIn('NOT within 1%', text)
 
 
+    def test_budget_and_claims(self):
+        # The budget table of Documentation/scheduler/sched-latency-nice.rst.
+        self.assertEqual([bench.budget(v, 8) for v in (None, -1, -10, -19, -20)],
+                         [None, 8, 4, 2, 0])
+        self.assertEqual([bench.budget(-10, n) for n in (16, 32, 64)], [8, 16, 32])
+        ok = [dict(figure='1', kernel='patched', value=-10, llc=16, rounds=10,
+                   scans=10, probes=80, scan_ns=900),
+              dict(figure='1', kernel='patched', value=-20, llc=16, rounds=10,
+                   scans=0, probes=0, scan_ns=0)]
+        text = bench.claims(ok)
+        self.assertNotIn('FAILS', text)
+        over = ok + [dict(figure='1', kernel='patched', value=-19, llc=16, rounds=10,
+                          scans=10, probes=21, scan_ns=900)]
+        self.assertIn('never more CPUs probed than the budget per search: FAILS in 1',
+                      bench.claims(over))
+        timed = ok + [dict(figure='1', kernel='patched', value=-20, llc=8, rounds=10,
+                           scans=0, probes=0, scan_ns=5)]
+        self.assertIn('FAILS in 1 runs', bench.claims(timed))
+
+
 if __name__ == '__main__':
     unittest.main()
