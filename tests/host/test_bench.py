@@ -64,7 +64,7 @@ class TestBench(unittest.TestCase):
                     'LATNICE-TEST-BEGIN b\n'
                     'LATNICE-TEST-END b 1\n')
         try:
-            got = bench.parse_console(f.name, None)
+            got = bench.parse_console(f.name)
         finally:
             os.unlink(f.name)
         self.assertEqual(got, {'a': {'mode': 'rtt', 'rounds': '10', 'rtt_ns': '123.5',
@@ -117,6 +117,11 @@ class TestBench(unittest.TestCase):
         timed = ok + [dict(figure='1', kernel='patched', value=-20, llc=8, rounds=10,
                            scans=0, probes=0, scan_ns=5)]
         self.assertIn('FAILS in 1 runs', bench.claims(timed))
+        # Runs without counters prove nothing: they fail the check.
+        blind = [dict(figure='1', kernel='patched', value=-20, llc=8, rounds=10)]
+        self.assertIn('time in a search at every LLC size: FAILS in 1 runs',
+                      bench.claims(blind))
+        self.assertIn('budget per search: NOT CHECKED', bench.claims(blind))
 
 
 if __name__ == '__main__':
