@@ -32,8 +32,9 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+/* The Makefile passes the version from latnice/VERSION. */
 #ifndef LATNICE_VERSION
-#define LATNICE_VERSION "0.1"
+#define LATNICE_VERSION "unknown"
 #endif
 
 /* The uapi of the latency nice series (include/uapi/linux/sched.h). */
@@ -79,13 +80,22 @@ struct latnice_attr {
 	int32_t sched_latency_nice;
 };
 
+/* What latnice does; main() runs one do_*() for each. */
+enum latnice_mode {
+	MODE_EXEC,		/* run a command at a value: do_exec() */
+	MODE_PID,		/* -p: show or set a task's value: do_pid() */
+	MODE_CGROUP,		/* --cgroup: show or set a cgroup's: do_cgroup() */
+};
+
+/* The options and arguments, as parse_args() finds them. */
 struct latnice_ctl {
-	pid_t pid;		/* 0: the command, or ourselves */
+	enum latnice_mode mode;
+	pid_t pid;		/* -p's pid; 0: ourselves */
+	char **cmd;		/* the command and its arguments */
+	const char *cgroup;	/* --cgroup PATH */
 	int value;		/* the value to set */
 	bool set;		/* -n given */
 	bool value_default;	/* -n default (cgroups only) */
-	const char *cgroup;	/* --cgroup PATH */
-	bool have_pid;		/* -p given */
 	bool all_tasks;		/* -a */
 	bool reset_on_fork;	/* -R */
 	bool verbose;		/* -v */
@@ -132,32 +142,45 @@ static void __attribute__((__noreturn__)) usage(FILE *out)
 	exit(out == stderr ? EXIT_FAILURE : EXIT_SUCCESS);
 }
 
-static int parse_value(const char *s)
+/*
+ * The one integer parser: all of s, a decimal integer from min to max.
+ * Returns 0 with the integer in *v; EINVAL when s is not an integer (empty,
+ * junk or white space around it, or beyond a long); ERANGE when it is out
+ * of range.
+ */
+static int parse_int(const char *s, long min, long max, long *v)
 {
 	char *end;
+
+	if (!*s || isspace((unsigned char)*s))
+		return EINVAL;
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	if (errno || *end)
+		return EINVAL;
+	return *v < min || *v > max ? ERANGE : 0;
+}
+
+static int parse_value(const char *s)
+{
 	long v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	while (isspace((unsigned char)*end))
-		end++;
-	if (errno || end == s || *end)
+	switch (parse_int(s, MIN_LATENCY_NICE, MAX_LATENCY_NICE, &v)) {
+	case EINVAL:
 		errx(EXIT_FAILURE, "invalid latency nice value: '%s' (an integer from %d to %d)",
 		     s, MIN_LATENCY_NICE, MAX_LATENCY_NICE);
-	if (v < MIN_LATENCY_NICE || v > MAX_LATENCY_NICE)
+	case ERANGE:
 		errx(EXIT_FAILURE, "latency nice value %s is out of range (%d to %d)",
 		     s, MIN_LATENCY_NICE, MAX_LATENCY_NICE);
+	}
 	return v;
 }
 
 static pid_t parse_pid(const char *s)
 {
-	char *end;
 	long v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > INT_MAX)
+	if (parse_int(s, 0, INT_MAX, &v))
 		errx(EXIT_FAILURE, "invalid pid: '%s'", s);
 	return v;
 }
@@ -208,7 +231,8 @@ static int get_latency_nice(pid_t pid, struct latnice_attr *attr)
 	return attr->sched_latency_nice;
 }
 
-static void show(pid_t pid)
+static void show_task(const struct latnice_ctl *ctl __attribute__((__unused__)),
+		      pid_t pid)
 {
 	struct latnice_attr attr;
 	int v = get_latency_nice(pid, &attr);
@@ -217,7 +241,7 @@ static void show(pid_t pid)
 	       attr.sched_flags & SCHED_FLAG_RESET_ON_FORK ? " (reset on fork)" : "");
 }
 
-static void set(const struct latnice_ctl *ctl, pid_t pid)
+static void set_task(const struct latnice_ctl *ctl, pid_t pid)
 {
 	struct latnice_attr attr;
 
@@ -247,7 +271,7 @@ static void set(const struct latnice_ctl *ctl, pid_t pid)
 		fail("failed to set", pid, e);
 	}
 	if (ctl->verbose)
-		show(pid);
+		show_task(ctl, pid);
 }
 
 /* Apply fn to the pid, or to each of its threads with -a. */
@@ -271,9 +295,11 @@ static void for_each_task(const struct latnice_ctl *ctl,
 		err(EXIT_FAILURE, "cannot read %s", path);
 	}
 	while ((d = readdir(dir))) {
-		if (!isdigit((unsigned char)d->d_name[0]))
-			continue;
-		fn(ctl, atoi(d->d_name));
+		long tid;
+
+		if (parse_int(d->d_name, 1, INT_MAX, &tid))
+			continue;	/* "." and ".." */
+		fn(ctl, tid);
 		n++;
 	}
 	closedir(dir);
@@ -425,13 +451,8 @@ fail:
 	     ctl->cgroup, strerror(e));
 }
 
-static void show_one(const struct latnice_ctl *ctl, pid_t pid)
-{
-	(void)ctl;
-	show(pid);
-}
-
-int main(int argc, char **argv)
+/* Fill ctl from the options, up to the pid or the command. */
+static int parse_options(struct latnice_ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "value",		required_argument,	NULL, 'n' },
@@ -444,7 +465,6 @@ int main(int argc, char **argv)
 		{ "version",		no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct latnice_ctl ctl = { 0 };
 	int c;
 
 	/* "+": options stop at the command, which has options of its own. */
@@ -452,83 +472,125 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'n':
 			if (!strcmp(optarg, CGROUP_DEFAULT))
-				ctl.value_default = true;
+				ctl->value_default = true;
 			else
-				ctl.value = parse_value(optarg);
-			ctl.set = true;
+				ctl->value = parse_value(optarg);
+			ctl->set = true;
 			break;
 		case 'c':
 			if (!*optarg)
 				errx(EXIT_FAILURE, "--cgroup needs a cgroup directory");
-			ctl.cgroup = optarg;
+			ctl->cgroup = optarg;
 			break;
 		case 'p':
-			ctl.have_pid = true;
+			ctl->mode = MODE_PID;
 			break;
 		case 'a':
-			ctl.all_tasks = true;
+			ctl->all_tasks = true;
 			break;
 		case 'R':
-			ctl.reset_on_fork = true;
+			ctl->reset_on_fork = true;
 			break;
 		case 'v':
-			ctl.verbose = true;
+			ctl->verbose = true;
 			break;
 		case 'h':
 			usage(stdout);
 		case 'V':
 			printf("latnice %s\n", LATNICE_VERSION);
-			return EXIT_SUCCESS;
+			exit(EXIT_SUCCESS);
 		default:
 			fprintf(stderr, "Try 'latnice --help' for more information.\n");
-			return EXIT_FAILURE;
+			exit(EXIT_FAILURE);
 		}
 	}
+	return optind;
+}
 
-	if (ctl.cgroup) {
-		if (ctl.have_pid || ctl.all_tasks || ctl.reset_on_fork ||
-		    optind != argc)
+/*
+ * Parse the command line into ctl: the options, then the mode and its
+ * arguments (args: the nargs arguments after the options), refusing
+ * what the mode does not take.
+ */
+static void parse_args(struct latnice_ctl *ctl, int argc, char **argv)
+{
+	int first = parse_options(ctl, argc, argv);
+	char **args = argv + first;
+	int nargs = argc - first;
+
+	if (ctl->cgroup) {
+		if (ctl->mode == MODE_PID || ctl->all_tasks || ctl->reset_on_fork || nargs)
 			errx(EXIT_FAILURE, "--cgroup takes no pid, command, -a or -R "
 			     "(try 'latnice --help')");
-		if (ctl.set)
-			cgroup_set(&ctl);
-		else
-			cgroup_show(ctl.cgroup);
-		return EXIT_SUCCESS;
+		ctl->mode = MODE_CGROUP;
+		return;
 	}
-	if (ctl.value_default)
+	if (ctl->value_default)
 		errx(EXIT_FAILURE, "'default' is a value for a cgroup (--cgroup); "
 		     "a task's value is an integer from %d to %d",
 		     MIN_LATENCY_NICE, MAX_LATENCY_NICE);
-
-	if (ctl.have_pid) {
-		if (optind != argc - 1)
+	if (ctl->mode == MODE_PID) {
+		if (nargs != 1)
 			errx(EXIT_FAILURE, "-p takes exactly one pid, given last "
 			     "(try 'latnice --help')");
-		ctl.pid = parse_pid(argv[optind]);
-		if (!ctl.set) {
-			if (ctl.reset_on_fork)
-				errx(EXIT_FAILURE, "-R needs a value to set (-n)");
-			for_each_task(&ctl, show_one);
-			return EXIT_SUCCESS;
-		}
-		for_each_task(&ctl, set);
-		return EXIT_SUCCESS;
+		ctl->pid = parse_pid(args[0]);
+		if (ctl->reset_on_fork && !ctl->set)
+			errx(EXIT_FAILURE, "-R needs a value to set (-n)");
+		return;
 	}
-
-	if (optind >= argc) {
+	if (!nargs) {
 		warnx("no command given");
 		usage(stderr);
 	}
-	if (!ctl.set)
+	if (!ctl->set)
 		errx(EXIT_FAILURE, "a value to run '%s' with is needed (-n <value>)",
-		     argv[optind]);
-	if (ctl.all_tasks)
+		     args[0]);
+	if (ctl->all_tasks)
 		errx(EXIT_FAILURE, "-a needs -p <pid>");
+	ctl->cmd = args;
+}
 
-	set(&ctl, 0);
-	execvp(argv[optind], argv + optind);
-	c = errno;
-	warnx("failed to execute %s: %s", argv[optind], strerror(c));
-	return c == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
+/* Set our own value and become the command; returns only on failure. */
+static int do_exec(const struct latnice_ctl *ctl)
+{
+	int e;
+
+	set_task(ctl, 0);
+	execvp(ctl->cmd[0], ctl->cmd);
+	e = errno;
+	warnx("failed to execute %s: %s", ctl->cmd[0], strerror(e));
+	return e == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
+}
+
+/* Show or set the value of the pid, or of its threads with -a. */
+static int do_pid(const struct latnice_ctl *ctl)
+{
+	for_each_task(ctl, ctl->set ? set_task : show_task);
+	return EXIT_SUCCESS;
+}
+
+/* Show or set the value of the cgroup. */
+static int do_cgroup(const struct latnice_ctl *ctl)
+{
+	if (ctl->set)
+		cgroup_set(ctl);
+	else
+		cgroup_show(ctl->cgroup);
+	return EXIT_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+	struct latnice_ctl ctl = { 0 };
+
+	parse_args(&ctl, argc, argv);
+	switch (ctl.mode) {
+	case MODE_PID:
+		return do_pid(&ctl);
+	case MODE_CGROUP:
+		return do_cgroup(&ctl);
+	case MODE_EXEC:
+		break;
+	}
+	return do_exec(&ctl);
 }

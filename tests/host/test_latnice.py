@@ -7,6 +7,7 @@ cases need; whatever needs a kernel with the series runs in the guest
 """
 import ctypes
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -15,6 +16,13 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, '..', '..', 'latnice')
 SYS_sched_getattr = 315  # x86_64
+# The version field of the man page's .TH line.
+TH_VERSION = re.compile(r'^\.TH LATNICE 1 "[^"]*" "latnice ([^"]*)"', re.M)
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
 
 
 def kernel_has_latency_nice():
@@ -75,6 +83,31 @@ class TestLatnice(unittest.TestCase):
         for v in ('20', '-21', '2147483647', '-2147483648'):
             self.assert_error(['-n', v, 'true'], 'latency nice value %s is out of range (-20 to 19)' % v)
         self.assert_error(['-n', '99999999999999999999', 'true'], 'invalid latency nice value')
+
+    # Both go through the one integer parser: the whole argument, nothing
+    # around it, in range.
+    NOT_INTEGERS = ('', ' ', '-', '+', '5x', '5 ', ' 5', '5\n', '\t5', '0x5',
+                    '99999999999999999999', '-99999999999999999999')
+
+    def test_value_parser_rejections(self):
+        for v in self.NOT_INTEGERS:
+            self.assert_error(['-n', v, 'true'],
+                              "invalid latency nice value: '%s' (an integer from -20 to 19)" % v)
+        for v in ('20', '-21', '+20', '2147483648'):
+            self.assert_error(['-n', v, 'true'], 'latency nice value %s is out of range (-20 to 19)' % v)
+
+    def test_pid_parser_rejections(self):
+        for p in self.NOT_INTEGERS + ('-1', '2147483648'):
+            self.assert_error(['-p', '--', p], "invalid pid: '%s'" % p)
+
+    def test_parser_accepts_the_bounds(self):
+        a = os.path.join(self.fake_cgroups(), 'a')
+        for v in ('-20', '19', '+3', '-0'):
+            r = self.run_latnice('-n', v, '-c', a)
+            self.assertEqual((r.returncode, r.stderr), (0, ''), v)
+            self.assertEqual(read(os.path.join(a, 'cpu.latency.nice')), '%d\n' % int(v))
+        for p in ('0', '2147483647'):
+            self.assertNotIn('invalid pid', self.run_latnice('-p', p).stderr)
 
     def test_value_needed_for_command(self):
         self.assert_error(['true'], "a value to run 'true' with is needed (-n <value>)")
@@ -153,9 +186,9 @@ class TestLatnice(unittest.TestCase):
         path = os.path.join(b, 'cpu.latency.nice')
         r = self.run_latnice('-n', '-20', '-c', b)
         self.assertEqual((r.returncode, r.stdout, r.stderr), (0, '', ''))
-        self.assertEqual(open(path).read(), '-20\n')
+        self.assertEqual(read(path), '-20\n')
         r = self.run_latnice('-v', '-n', 'default', '-c', b)
-        self.assertEqual(open(path).read(), 'default\n')
+        self.assertEqual(read(path), 'default\n')
         self.assertIn('default (-5 in effect', r.stdout)
 
     def test_cgroup_errors(self):
@@ -165,7 +198,7 @@ class TestLatnice(unittest.TestCase):
         for v in ('20', '-21'):
             self.assert_error(['-n', v, '-c', a], 'latency nice value %s is out of range' % v)
         self.assert_error(['-n', 'fast', '-c', a], "invalid latency nice value: 'fast'")
-        self.assertEqual(open(path).read(), '-5\n', 'a refused value was written')
+        self.assertEqual(read(path), '-5\n', 'a refused value was written')
         self.assert_error(['-c', os.path.join(root, 'none')], 'no such directory')
         self.assert_error(['-c', self.tmp], 'is not a cgroup directory')
         self.assert_error(['-c', root], 'is a root cgroup: it has no latency nice')
@@ -184,7 +217,7 @@ class TestLatnice(unittest.TestCase):
         path = os.path.join(a, 'cpu.latency.nice')
         os.chmod(path, 0o444)
         self.assert_error(['-n', '1', '-c', a], "failed to set cgroup %s's latency nice: permission denied" % a)
-        self.assertEqual(open(path).read(), '-5\n')
+        self.assertEqual(read(path), '-5\n')
 
     def test_man_page_renders_cleanly(self):
         if not shutil.which('groff'):
@@ -202,6 +235,34 @@ class TestLatnice(unittest.TestCase):
         for opt in ('value', 'pid', 'cgroup', 'all\\-tasks', 'reset\\-on\\-fork',
                     'verbose', 'help', 'version'):
             self.assertIn('\\-\\-' + opt, page)
+
+    def test_man_page_version_is_VERSION(self):
+        version = read(os.path.join(SRC, 'VERSION')).strip()
+        m = TH_VERSION.search(read(os.path.join(SRC, 'latnice.1')))
+        self.assertIsNotNone(m, 'latnice.1 has no .TH LATNICE 1 "date" "latnice VERSION" line')
+        self.assertEqual(m.group(1), version,
+                         'latnice.1 is not at VERSION: run make -C latnice, commit latnice.1')
+
+    def test_make_takes_version_from_VERSION(self):
+        if not shutil.which('make'):
+            self.skipTest('make is not installed')
+        src = tempfile.mkdtemp(dir=self.tmp)
+        for name in ('Makefile', 'latnice.c', 'latnice.1', 'VERSION'):
+            shutil.copy(os.path.join(SRC, name), src)
+        with open(os.path.join(src, 'VERSION'), 'w') as f:
+            f.write('9.8.7\n')
+        os.utime(os.path.join(src, 'latnice.1'), (0, 0))  # older than VERSION
+        root = os.path.join(src, 'root')
+        subprocess.run(['make', '-s', '-C', src, 'install', 'DESTDIR=' + root,
+                        'PREFIX=/usr'], check=True, capture_output=True)
+        r = subprocess.run([os.path.join(root, 'usr/bin/latnice'), '--version'],
+                           capture_output=True, text=True)
+        self.assertEqual(r.stdout, 'latnice 9.8.7\n')
+        page = read(os.path.join(SRC, 'latnice.1'))
+        installed = read(os.path.join(root, 'usr/share/man/man1/latnice.1'))
+        self.assertEqual(TH_VERSION.search(installed).group(1), '9.8.7')
+        # Nothing but the version changes.
+        self.assertEqual(TH_VERSION.sub('', installed), TH_VERSION.sub('', page))
 
 
 if __name__ == '__main__':
