@@ -5,21 +5,23 @@
 #   make check    the same build plus every test; ends "N passed, N failed"
 #   make run CMD='...' EXTRA='file ...'   your command in the guest
 #
-# Steps, each also a target: setup, source, apply, kernel, guest.
+# Steps, each also a target: setup, source, apply, kernel, programs.
 # make bisect builds and boots the base and every patch of the series.
 # make bench measures the series against the unpatched kernel (BENCH=quick
 # by default, BENCH=full for the whole matrix; ONLY=1234 picks figures).
 # Work on the series: make apply (patches/ -> build/linux, branch latnice),
 # edit and commit in build/linux, make export (-> patches/).
-# Settings: TOPO=SxCxT (2x4x2), ACCEL=auto|tcg|kvm, KVER_DEB=<Debian version>,
-# JOBS=<n>, GUEST_TIMEOUT=<s>.  See README.md.
+# Settings (defaults in scripts/settings, all in README.md): TOPO=SxCxT,
+# ACCEL=auto|tcg|kvm, KVER_DEB=<Debian version>, JOBS=<n>, GUEST_TIMEOUT=<s>,
+# SHOW, APPEND, ICOUNT, ...; e.g. make run TOPO=1x8x2 CMD='nproc'.
 
 SHELL := /bin/bash
-export TOPO ACCEL KVER_DEB JOBS GUEST_TIMEOUT SHOW APPEND CMD BENCH
+# Every setting of scripts/settings goes to the scripts' environment.
+export $(shell sed -n 's/^\([A-Z][A-Z0-9_]*\)=.*/\1/p' scripts/settings) CMD
 
 S := scripts
 
-.PHONY: all help setup source apply export kernel guest check demo run bisect \
+.PHONY: all help setup source apply export kernel programs check demo run bisect \
 	bench host-check clean distclean
 
 all: help
@@ -42,8 +44,8 @@ export:
 kernel: apply
 	@$(S)/build-kernel.sh
 
-guest: kernel
-	@$(S)/build-guest.sh
+programs: kernel
+	@$(S)/build-programs.sh
 
 check:
 	@$(S)/check.sh
@@ -52,22 +54,23 @@ check:
 host-check:
 	@python3 tests/host/run.py
 
-demo: guest
+demo: programs
 	@$(S)/demo.sh
 
-run: guest
+run: programs
 	@$(S)/run.sh "$$CMD" $(EXTRA)
 
 # Build and boot the kernel at the base and after each patch (slow).
 bisect: kernel
 	@$(S)/bisect-check.sh
 
-# The series against the unpatched kernel, side by side (see README.md).
-bench: guest
-	@python3 $(S)/bench.py --only '$(or $(ONLY),1234)'
+# The series against the unpatched kernel, side by side (see README.md):
+# bench/bench.py; ONLY=12 picks figures (default: every figure it has).
+bench: programs
+	@python3 bench/bench.py $(if $(ONLY),--only '$(ONLY)')
 
 clean:
-	rm -rf build/obj-* build/guest build/bench build/counts results
+	rm -rf build/obj-* build/programs* build/kselftest-sched build/bench build/counts results
 
 distclean:
 	rm -rf build results

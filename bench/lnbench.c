@@ -53,6 +53,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpulist.h"	/* tests/guest: cpulist_parse() */
+
 #define MAX_CPUS	256
 
 static void die(const char *what)
@@ -122,39 +124,23 @@ static void write_full(int fd, const void *buf, size_t len)
 	}
 }
 
-/* "0-3,8,10-11" into a mask; returns the number of CPUs. */
-static int parse_cpulist(const char *s, bool *mask)
-{
-	int n = 0;
-
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a, i;
-
-		if (end == s)
-			break;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		for (i = a; i <= b && i < MAX_CPUS; i++, n++)
-			mask[i] = true;
-		s = *end == ',' ? end + 1 : end;
-	}
-	return n;
-}
-
-/* The SMT siblings of @cpu (itself included) into @mask. */
+/*
+ * The SMT siblings of @cpu (itself included) into @mask, which is cleared
+ * first; left empty when the kernel does not say.
+ */
 static void siblings(int cpu, bool *mask)
 {
 	char path[128], buf[256];
 	FILE *f;
 
+	memset(mask, 0, MAX_CPUS * sizeof(*mask));
 	snprintf(path, sizeof(path),
 		 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	if (fgets(buf, sizeof(buf), f))
-		parse_cpulist(buf, mask);
+	if (fgets(buf, sizeof(buf), f) && cpulist_parse(buf, mask, MAX_CPUS) < 0)
+		memset(mask, 0, MAX_CPUS * sizeof(*mask));
 	fclose(f);
 }
 
@@ -323,7 +309,14 @@ static int do_rtt(int argc, char **argv)
 		switch (c) {
 		case 'n': r.rounds = atoi(optarg); break;
 		case 'w': r.waker_cpu = atoi(optarg); break;
-		case 'b': nbusy = parse_cpulist(optarg, busy); break;
+		case 'b':
+			nbusy = cpulist_parse(optarg, busy, MAX_CPUS);
+			if (nbusy < 0) {
+				fprintf(stderr, "lnbench: -b %s: not a cpulist of CPUs below %d\n",
+					optarg, MAX_CPUS);
+				return 2;
+			}
+			break;
 		case 'R': r.back = true; break;
 		default: return 2;
 		}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # make bisect: prove the series is bisectable.  For the base and after each
-# patch, build the kernel, boot it and run the guest tests; every step must
-# build and boot without a splat.
+# patch, build the kernel and boot every scenario of tests/guest/scenarios/
+# that names the target bisect; every step must build and boot without a
+# splat.
 #
 # Usage: scripts/bisect-check.sh
 # The steps are checked out in the tree itself (build/linux, detached) and
@@ -17,7 +18,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 "$TOP/scripts/apply-series.sh" >/dev/null
-"$TOP/scripts/build-guest.sh" >/dev/null
+scenarios=$(python3 "$TOP/scripts/scenario.py" list bisect)
+[ -n "$scenarios" ] || die "no scenario names the target bisect (tests/guest/scenarios/)"
+out=$(new_results bisect)
 mapfile -t commits < <(git -C "$SRC" rev-list --reverse base..latnice)
 commits=("$(git -C "$SRC" rev-parse base)" "${commits[@]}")
 [ "${#commits[@]}" -gt 1 ] || die "the series is empty"
@@ -40,25 +43,31 @@ for i in "${!commits[@]}"; do
 		bad=1
 		continue
 	fi
-	counts=$(mktemp)
-	printf 'run-tests\n' >"$counts.cmd"
-	mapfile -t files < <(guest_programs)
-	set +e
-	COUNTS=$counts SHOW=progress "$TOP/scripts/guest.sh" "bisect-$i" "$counts.cmd" "${files[@]}" >"$counts.out" 2>&1
-	set -e
-	cat "$counts.out"
-	if grep -qE 'FAIL: (kernel splat|the guest never started|QEMU timed out|the guest did not finish)' "$counts.out"; then
-		boot="boot FAILED"
+	# The programs of this step: its own selftests, as the step has them.
+	if ! "$TOP/scripts/build-programs.sh" >/dev/null; then
+		table+=("$i | programs FAILED | | $subject")
 		bad=1
-	else
-		boot="boots"
+		continue
 	fi
-	read -r np nf _ <"$counts" || { np=0 nf=0; }
+	boot="boots" np=0 nf=0
+	for sc in $scenarios; do
+		dir=$out/step-$i/$sc
+		SHOW=progress run_scenario "$sc" "$dir" || true
+		why=$(python3 "$TOP/scripts/verdict.py" problems "$dir" 2>&1 || echo "no verdict")
+		# A guest command that fails is a test result; anything else
+		# (no boot, a splat, a timeout) fails the step.
+		if [ -n "$why" ]; then
+			printf '    %s\n' "$why"
+			boot="boot FAILED"
+			bad=1
+		fi
+		read -r p f _ < <(python3 "$TOP/scripts/verdict.py" counts "$dir" 2>/dev/null || echo "0 1 0")
+		np=$((np + p)) nf=$((nf + f))
+	done
 	table+=("$i | $boot | $np passed, $nf failed | $subject")
-	rm -f "$counts" "$counts.cmd" "$counts.out"
 done
 echo
-echo "step | kernel | guest tests | patch"
+echo "step | kernel | guest tests | patch   (results in ${out#"$TOP"/})"
 printf '%s\n' "${table[@]}"
 if [ $bad = 0 ]; then
 	echo "every step builds and boots"

@@ -5,11 +5,11 @@
 #
 # Usage: scripts/check.sh
 # Stages: set-up, source, series, kernel, guest programs, host tests,
-# series round trip, guest tests (KUnit from the boot log and the programs
-# of tests/guest/list; tests/guest/list-llc16 on a 16-CPU LLC;
-# tests/guest/list-cgroup-v1 with the cpu controller on cgroup v1), and two
-# harness self-tests in the guest (a kernel WARNING fails a run; a guest
-# command's exit status comes back).
+# series round trip, checkpatch, one boot per scenario of
+# tests/guest/scenarios/ that names the target check (KUnit from the boot
+# log, then the scenario's programs), and two harness self-tests in the
+# guest (a kernel WARNING fails a run; a guest command's exit status comes
+# back).  Every guest result is read from its run's verdict.json.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,19 +19,28 @@ mkdir -p "$BUILD"
 counts=$BUILD/counts
 rm -rf "$counts"
 mkdir -p "$counts"
+check_results=$(new_results check)
 
 summary() {
 	echo
-	echo "make check: $(($(date +%s) - T0))s in all"
+	echo "make check: $(($(date +%s) - T0))s in all; guest results in ${check_results#"$TOP"/}"
 	echo "$passed passed, $failed failed"
 }
 # A stage that dies (set -e) still ends with the counts, plus its failure.
 trap 'rc=$?; if [ $rc -ne 0 ]; then failed=$((failed + 1)); echo "error: stage \"${_stage_name:-?}\" failed"; summary; fi' EXIT
 
-add_counts() { # FILE
+add_counts() { # "PASSED FAILED SKIPPED"
 	local p f s
-	read -r p f s <"$1"
+	read -r p f s <<<"$1"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+}
+# status_of OUT CMD...: run CMD quietly (SHOW=none), its output in OUT, its
+# exit status in rc.
+status_of() {
+	set +e
+	SHOW=none "${@:2}" >"$1" 2>&1
+	rc=$?
+	set -e
 }
 result() { # ok|fail NAME
 	if [ "$1" = ok ]; then
@@ -58,7 +67,7 @@ stage_done
 "$TOP/scripts/build-kernel.sh"
 
 stage "guest programs"
-"$TOP/scripts/build-guest.sh"
+"$TOP/scripts/build-programs.sh"
 stage_done
 
 stage "host tests"
@@ -68,7 +77,7 @@ else
 	grep -E '(FAIL|ERROR)$|^(FAIL|ERROR):' "$BUILD/host-tests.log" | sed 's/^/    /' || true
 	echo "    (full output: $BUILD/host-tests.log)"
 fi
-add_counts "$counts/host"
+add_counts "$(cat "$counts/host")"
 stage_done
 
 stage "series round trip (export the tree, compare with patches/)"
@@ -99,50 +108,31 @@ for p in $(series_list "$PATCHES"); do
 done
 stage_done
 
-# guest_tests NAME TOPOLOGY LIST: one boot running the programs of LIST;
-# its KUnit and TAP results are added to the counts.
-guest_tests() {
-	local files
-	mapfile -t files < <(guest_programs "$3")
-	printf 'run-tests\n' >"$counts/cmd"
-	TOPO=$2 COUNTS=$counts/$1 "$TOP/scripts/guest.sh" "$1" "$counts/cmd" "${files[@]}" || true
-	if [ -f "$counts/$1" ]; then
-		add_counts "$counts/$1"
+scenarios=$(python3 "$TOP/scripts/scenario.py" list check)
+for sc in $scenarios; do
+	stage "guest tests: $(scenario_title "$sc")"
+	run_scenario "$sc" "$check_results/$sc" || true
+	if c=$(python3 "$TOP/scripts/verdict.py" counts "$check_results/$sc"); then
+		add_counts "$c"
 	else
-		result fail "the guest run on $2 gave no counts"
+		result fail "scenario $sc: its boot left no verdict"
 	fi
-}
-
-stage "guest tests (KUnit and tests/guest/list, topology ${TOPO:-2x4x2})"
-guest_tests check "${TOPO:-2x4x2}" "$TOP/tests/guest/list"
-stage_done
-
-stage "guest tests on a larger LLC (tests/guest/list-llc16, topology 1x8x2)"
-guest_tests check-llc16 1x8x2 "$TOP/tests/guest/list-llc16"
-stage_done
-
-stage "guest tests on cgroup v1 (tests/guest/list-cgroup-v1, topology 1x2x2)"
-guest_tests check-cgroup-v1 1x2x2 "$TOP/tests/guest/list-cgroup-v1"
-stage_done
+	stage_done
+done
 
 stage "harness self-test: a kernel WARNING fails the run"
 printf 'echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT\nexit 0\n' >"$counts/warn-cmd"
-set +e
-SHOW=none "$TOP/scripts/guest.sh" selftest-warning "$counts/warn-cmd" >"$counts/warn.out" 2>&1
-rc=$?
-set -e
-if [ $rc -ne 0 ] && grep -q 'kernel splat on the console: .*WARNING: CPU' "$counts/warn.out"; then
+status_of "$counts/warn.out" "$TOP/scripts/boot.sh" "$check_results/selftest-warning" "$counts/warn-cmd"
+why=$(python3 "$TOP/scripts/verdict.py" problems "$check_results/selftest-warning" 2>&1)
+if [ $rc -ne 0 ] && grep -q 'kernel splat on the console: .*WARNING: CPU' <<<"$why"; then
 	result ok "a guest whose kernel WARNs fails (exit $rc) with the splat named"
 else
-	result fail "a guest whose kernel WARNs was not failed (exit $rc): $(tr '\n' ' ' <"$counts/warn.out")"
+	result fail "a guest whose kernel WARNs was not failed (exit $rc): $why $(tr '\n' ' ' <"$counts/warn.out")"
 fi
 stage_done
 
 stage "harness self-test: a guest command's exit status comes back"
-set +e
-SHOW=none "$TOP/scripts/run.sh" 'test -f /extra/lib.sh && exit 7' "$TOP/scripts/lib.sh" >"$counts/run.out" 2>&1
-rc=$?
-set -e
+status_of "$counts/run.out" "$TOP/scripts/run.sh" 'test -f /extra/lib.sh && exit 7' "$TOP/scripts/lib.sh"
 if [ $rc -eq 7 ]; then
 	result ok "scripts/run.sh (make run) exits 7 when the guest command does, with EXTRA files in /extra"
 else

@@ -12,6 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 	echo "tree:   $(git -C "$SRC" describe --always --tags 2>/dev/null) ($(git -C "$SRC" log -1 --format=%s 2>/dev/null))"
 } >"$tmp/series"
 printf 'sh /tests/demo.sh\n' >"$tmp/cmd"
-files=(/tests/demo.sh="$TOP/guest/demo.sh" /etc/latnice-series="$tmp/series")
-mapfile -t -O ${#files[@]} files < <(guest_programs)
-SHOW=guest "$TOP/scripts/guest.sh" demo "$tmp/cmd" "${files[@]}"
+printf '# make demo: no test list\n' >"$tmp/list"
+files=(/tests/demo.sh="$TOP/initramfs/demo.sh" /etc/latnice-series="$tmp/series")
+mapfile -t -O ${#files[@]} files < <(guest_programs "$tmp/list")
+SHOW=${SHOW:-guest} "$TOP/scripts/boot.sh" "$(new_results demo)" "$tmp/cmd" "${files[@]}"

@@ -4,18 +4,18 @@
 # Every variable here can be overridden from the environment or the make
 # command line (make passes them through the environment).
 
-# The Debian package version the series is based on.
-: "${KVER_DEB:=6.12.118-1~deb12u1}"
+# The settings and their defaults: scripts/settings, the one place they are
+# written (scripts/settings.py reads the same file for Python).  A setting
+# in the environment wins; an empty one counts as unset.
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
-: "${BUILD:=$TOP/build}"
-: "${RESULTS:=$TOP/results}"
-: "${PATCHES:=$TOP/patches}"
-: "${CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/latnice}"
-# The pristine tree as a git repository; the series is applied on a branch.
-: "${SRC:=$BUILD/linux}"
-# Out-of-tree build folder of the patched kernel.
-: "${OBJ:=$BUILD/obj-patched}"
-: "${JOBS:=$(nproc)}"
+while IFS= read -r _line; do
+	case $_line in '' | '#'*) continue ;; esac
+	_name=${_line%%=*}
+	[ -n "${!_name:-}" ] || eval "$_name=\"${_line#*=}\""
+	export "${_name?}"
+done <"$TOP/scripts/settings"
+unset _line _name
+[ -n "$JOBS" ] || JOBS=$(nproc)
 
 die() {
 	printf 'error: %s\n' "$*" >&2
@@ -59,13 +59,49 @@ series_sum() {
 	} | sha256sum | cut -d' ' -f1
 }
 
-# guest_programs [LIST]: DEST=SRC pairs for every program the guest gets
-# in /tests: the static binaries of $BUILD/guest, the guest test scripts,
-# and LIST (default tests/guest/list) as /tests/list.
+# guest_programs LIST: DEST=SRC pairs for every program the guest gets
+# in /tests: the static programs of $PROGRAMS, the guest test scripts, and
+# LIST (the programs initramfs/run-tests runs) as /tests/list.
 guest_programs() {
 	local f
-	for f in "$BUILD"/guest/* "$TOP"/tests/guest/*.sh; do
+	for f in "$PROGRAMS"/* "$TOP"/tests/guest/*.sh; do
 		[ -f "$f" ] && printf '/tests/%s=%s\n' "$(basename "$f")" "$f"
 	done
-	printf '/tests/list=%s\n' "${1:-$TOP/tests/guest/list}"
+	printf '/tests/list=%s\n' "$1"
+}
+
+# new_results NAME [PARENT]: make a new dated results folder (in PARENT,
+# default $RESULTS) and print its path.
+new_results() {
+	local parent=${2:-$RESULTS} dir n=1
+	dir=$parent/$(date +%Y%m%d-%H%M%S)-$1
+	while [ -e "$dir" ]; do
+		dir=$parent/$(date +%Y%m%d-%H%M%S)-$1.$n
+		n=$((n + 1))
+	done
+	mkdir -p "$dir"
+	printf '%s\n' "$dir"
+}
+
+# run_scenario NAME DIR: boot scenario NAME (tests/guest/scenarios/NAME)
+# with its topology, kernel arguments and programs; results in DIR, whose
+# verdict.json the caller reads.  Returns boot.sh's exit status.
+run_scenario() {
+	local name=$1 dir=$2 files SC_TITLE SC_TOPO SC_APPEND SC_ICOUNT icount=
+	eval "$(python3 "$TOP/scripts/scenario.py" shell "$name")"
+	[ -n "${SC_TOPO:-}" ] || return 2
+	mkdir -p "$dir"
+	python3 "$TOP/scripts/scenario.py" programs "$name" >"$dir/programs"
+	printf 'run-tests\n' >"$dir/cmd"
+	mapfile -t files < <(guest_programs "$dir/programs")
+	[ "$SC_ICOUNT" = yes ] && icount=$ICOUNT_REPEATABLE
+	TOPO=$SC_TOPO APPEND="$APPEND $SC_APPEND" ICOUNT=${ICOUNT:-$icount} \
+		"$TOP/scripts/boot.sh" "$dir" "$dir/cmd" "${files[@]}"
+}
+
+# scenario_title NAME: the title line of a scenario, for stage headers.
+scenario_title() {
+	local SC_TITLE SC_TOPO SC_APPEND SC_ICOUNT
+	eval "$(python3 "$TOP/scripts/scenario.py" shell "$1")"
+	printf '%s (scenario %s, topology %s)\n' "$SC_TITLE" "$1" "$SC_TOPO"
 }

@@ -6,8 +6,8 @@
 #   CMDFILE  shell script the guest runs (becomes /run/cmd)
 #   DEST=SRC extra files: DEST is the path in the guest, SRC on the host
 #            (directories in DEST are created)
-# Always included: busybox-static as /bin/busybox, guest/init as /init,
-# guest/run-tests, /etc/passwd and /etc/group with root and nobody.
+# Always included: busybox-static as /bin/busybox, initramfs/init as /init,
+# initramfs/run-tests, /etc/passwd and /etc/group with root and nobody.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -31,8 +31,8 @@ list=$work/list
 	done
 	echo "nod /dev/console 600 0 0 c 5 1"
 	echo "file /bin/busybox $bb 755 0 0"
-	echo "file /init $TOP/guest/init 755 0 0"
-	echo "file /bin/run-tests $TOP/guest/run-tests 755 0 0"
+	echo "file /init $TOP/initramfs/init 755 0 0"
+	echo "file /bin/run-tests $TOP/initramfs/run-tests 755 0 0"
 	echo "file /run/cmd $cmdfile 755 0 0"
 	echo "file /etc/passwd $work/passwd 644 0 0"
 	echo "file /etc/group $work/group 644 0 0"

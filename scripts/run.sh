@@ -24,9 +24,10 @@ for f in "$@"; do
 	[ -f "$f" ] || die "EXTRA file not found: $f"
 	files+=("/extra/$(basename "$f")=$f")
 done
-mapfile -t -O ${#files[@]} files < <(guest_programs)
+printf '# make run: no test list\n' >"$tmp/list"
+mapfile -t -O ${#files[@]} files < <(guest_programs "$tmp/list")
 set +e
-SHOW=${SHOW:-guest} "$TOP/scripts/guest.sh" run "$tmp/cmd" "${files[@]}"
+SHOW=${SHOW:-guest} "$TOP/scripts/boot.sh" "$(new_results run)" "$tmp/cmd" "${files[@]}"
 rc=$?
 set -e
 echo "guest command exit status: $rc"

@@ -18,11 +18,17 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "cpulist.h"
 
 #define MAX_CPUS	256
 #define MAX_DOMAINS	8
 
-typedef unsigned char cpuset_t[MAX_CPUS];
+typedef bool cpuset_t[MAX_CPUS];
+
+/* Each CPU of @set in turn, as @cpu. */
+#define for_each_cpu_in(cpu, set) \
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) \
+		if (set[cpu])
 
 static int sockets, cores, threads;
 
@@ -39,29 +45,6 @@ static int read_line(const char *path, char *buf, size_t len)
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
-}
-
-/* Parse a cpulist such as "0-3,8,10-11"; returns the number of CPUs. */
-static int parse_cpulist(const char *s, cpuset_t set)
-{
-	int n = 0;
-
-	memset(set, 0, sizeof(cpuset_t));
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-
-		if (end == s)
-			return -EINVAL;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (a < 0 || b >= MAX_CPUS || b < a)
-			return -EINVAL;
-		for (; a <= b; a++, n++)
-			set[a] = 1;
-		s = *end == ',' ? end + 1 : end;
-	}
-	return n;
 }
 
 /* Parse a hex cpumask such as "00000000,000000ff" (as in /proc/schedstat). */
@@ -83,7 +66,7 @@ static int parse_cpumask(const char *s, cpuset_t set)
 			if ((v >> j) & 1) {
 				if (bit >= MAX_CPUS)
 					return -EINVAL;
-				set[bit] = 1;
+				set[bit] = true;
 				n++;
 			}
 		}
@@ -98,7 +81,7 @@ static int cpu_file_set(int cpu, const char *file, cpuset_t set)
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/%s", cpu, file);
 	ret = read_line(path, buf, sizeof(buf));
-	return ret ? ret : parse_cpulist(buf, set);
+	return ret ? ret : cpulist_parse(buf, set, MAX_CPUS);
 }
 
 static int cpu_file_int(int cpu, const char *file)
@@ -117,7 +100,7 @@ static int online_cpus(cpuset_t set)
 
 	if (read_line("/sys/devices/system/cpu/online", buf, sizeof(buf)))
 		return -1;
-	return parse_cpulist(buf, set);
+	return cpulist_parse(buf, set, MAX_CPUS);
 }
 
 /* The sched domains of @cpu, lowest first: spans from /proc/schedstat. */
@@ -201,16 +184,12 @@ TEST(smt_siblings)
 	cpuset_t online, sib, other;
 
 	ASSERT_LT(0, online_cpus(online));
-	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
-		if (!online[cpu])
-			continue;
+	for_each_cpu_in(cpu, online) {
 		ASSERT_EQ(threads, cpu_file_set(cpu, "topology/thread_siblings_list", sib))
 			TH_LOG("cpu%d", cpu);
 		ASSERT_TRUE(sib[cpu]);
 		/* Siblings agree on who their siblings are. */
-		for (int s = 0; s < MAX_CPUS; s++) {
-			if (!sib[s])
-				continue;
+		for_each_cpu_in(s, sib) {
 			ASSERT_EQ(threads, cpu_file_set(s, "topology/thread_siblings_list", other));
 			ASSERT_TRUE(same_set(sib, other)) TH_LOG("cpu%d and cpu%d", cpu, s);
 		}
@@ -223,12 +202,9 @@ TEST(packages)
 	int seen[MAX_CPUS] = { 0 }, npkg = 0;
 
 	ASSERT_LT(0, online_cpus(online));
-	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
-		int id;
+	for_each_cpu_in(cpu, online) {
+		int id = cpu_file_int(cpu, "topology/physical_package_id");
 
-		if (!online[cpu])
-			continue;
-		id = cpu_file_int(cpu, "topology/physical_package_id");
 		ASSERT_LE(0, id);
 		ASSERT_GT(MAX_CPUS, id);
 		if (!seen[id]++)
@@ -245,9 +221,7 @@ TEST(llc_span)
 	cpuset_t online, llc, pkg;
 
 	ASSERT_LT(0, online_cpus(online));
-	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
-		if (!online[cpu])
-			continue;
+	for_each_cpu_in(cpu, online) {
 		ASSERT_EQ(3, cpu_file_int(cpu, "cache/index3/level"));
 		ASSERT_EQ(cores * threads, cpu_file_set(cpu, "cache/index3/shared_cpu_list", llc))
 			TH_LOG("cpu%d", cpu);
@@ -269,12 +243,9 @@ TEST(sched_domains)
 	ASSERT_LT(0, online_cpus(online));
 	if (access("/sys/kernel/debug/sched/domains/cpu0", F_OK))
 		SKIP(return, "no sched domains in debugfs (boot with sched_verbose)");
-	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
-		int n, llc_level = -1;
+	for_each_cpu_in(cpu, online) {
+		int n = domain_spans(cpu, spans), llc_level = -1;
 
-		if (!online[cpu])
-			continue;
-		n = domain_spans(cpu, spans);
 		ASSERT_LT(0, n) TH_LOG("cpu%d has no domains in /proc/schedstat", cpu);
 		ASSERT_EQ(0, cpu_file_set(cpu, "topology/thread_siblings_list", sib) < 0);
 		ASSERT_EQ(0, cpu_file_set(cpu, "cache/index3/shared_cpu_list", llc) < 0);

@@ -1,25 +1,44 @@
 # SPDX-License-Identifier: GPL-2.0
-"""make bench's plan, guest script, console parsing and verdicts, on the host."""
+"""make bench on the host: the registry of figures and --only, the plan, the
+guest script, a fake run (the results layout, the figures read back from
+each boot's verdict.json), the tables and the checked claims, lnbench."""
+import contextlib
+import io
+import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'scripts'))
+TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(TOP, 'scripts'))
+sys.path.insert(0, os.path.join(TOP, 'bench'))
 import bench  # noqa: E402
+import figures  # noqa: E402
+import report  # noqa: E402
+import runner  # noqa: E402
+import settings  # noqa: E402
+import verdict  # noqa: E402
+
+QUICK_LLC = figures.LLC_MODES['quick']
+QUICK_UNUSED = figures.UNUSED_MODES['quick']
 
 
-class TestBench(unittest.TestCase):
+class TestPlan(unittest.TestCase):
     def test_shares_of_the_rfc_thread_counts(self):
         # 8..128 threads of 88 CPUs, as shares of 16 CPUs.
-        self.assertEqual([bench.pairs_for(t, 16) for t in bench.RFC_THREADS],
+        self.assertEqual([figures.pairs_for(t, 16) for t in figures.RFC_THREADS],
                          [1, 3, 6, 9, 12, 23])
-        self.assertEqual(bench.pairs_for(8, 8), 1)
+        self.assertEqual(figures.pairs_for(8, 8), 1)
 
     def test_plan(self):
-        for mode, p in bench.PLANS.items():
-            boots = bench.plan(mode, '1234')
+        for mode in figures.MODES:
+            p = figures.LLC_MODES[mode]
+            boots = figures.plan(mode, figures.select('1234'))
             names = [b.name for b in boots]
             self.assertEqual(len(names), len(set(names)), mode)
             for llc in p['llc']:
@@ -27,6 +46,7 @@ class TestBench(unittest.TestCase):
                 b = boots[names.index('bench-llc%d-patched' % llc)]
                 # 4 values x SIS_CORE/NO x SIS_UTIL/NO, then placement: 4 x 2.
                 self.assertEqual(len(b.runs), 16 + 8, mode)
+                self.assertEqual([r.figure for r in b.runs], ['1'] * 16 + ['2'] * 8)
                 self.assertEqual(b.topo, '1x%dx2' % (llc // 2))
                 self.assertEqual(b.mode, 'icount')
             for b in boots:
@@ -37,14 +57,22 @@ class TestBench(unittest.TestCase):
                     for r in b.runs:
                         self.assertIsNone(r.value)
                         self.assertNotIn('SIS_CORE', ' '.join(r.features))
-        self.assertEqual([b.name for b in bench.plan('quick', '12')][:2],
+            # Figure 4's runs join figure 3's boot of the patched kernel.
+            b = boots[names.index('bench-unused-patched')]
+            self.assertEqual(sorted({r.figure for r in b.runs}), ['3', '4'])
+        self.assertEqual([b.name for b in figures.plan('quick', figures.select('12'))][:2],
                          ['bench-llc8-baseline', 'bench-llc8-patched'])
-        self.assertFalse([b for b in bench.plan('quick', '3') if 'llc' in b.name])
+        self.assertFalse([b for b in figures.plan('quick', figures.select('3'))
+                          if 'llc' in b.name])
+        # One figure: only its runs.
+        one = figures.plan('quick', figures.select('2'))
+        self.assertEqual({r.figure for b in one for r in b.runs}, {'2'})
+        self.assertEqual(len(one), 2 * len(QUICK_LLC['llc']))
 
     def test_guest_script(self):
-        runs = [bench.Run('1', 'search', None, ('SIS_UTIL',), ['rtt', '-n', 5], llc=8),
-                bench.Run('1', 'search', -19, ('NO_SIS_CORE',), ['rtt', '-n', 5], llc=8)]
-        text = bench.guest_script(bench.Boot('b', 'patched', '1x4x2', 'icount', True, runs))
+        runs = [figures.Run('1', 'search', None, ('SIS_UTIL',), ['rtt', '-n', 5], llc=8),
+                figures.Run('1', 'search', -19, ('NO_SIS_CORE',), ['rtt', '-n', 5], llc=8)]
+        text = runner.guest_script(figures.Boot('b', 'patched', '1x4x2', 'icount', True, runs))
         lines = text.splitlines()
         self.assertIn('echo 1 > /proc/sys/kernel/sched_schedstats', lines)
         one = [x for x in lines if runs[0].id + '"' in x][0]
@@ -54,22 +82,269 @@ class TestBench(unittest.TestCase):
         self.assertIn('/tests/latnice -n -19 /extra/lnbench rtt -n 5', two)
         self.assertTrue(text.endswith('exit $failed\n'))
 
-    def test_parse_console(self):
-        with tempfile.NamedTemporaryFile('w', suffix='.log', delete=False) as f:
-            f.write('LATNICE-TEST-BEGIN a\n'
-                    '[    1.0] some kernel message\n'
-                    'BENCH mode=rtt rounds=10 rtt_ns=123.5 scans=7\n'
-                    'LATNICE-TEST-END a 0\n'
-                    'BENCH mode=rtt rounds=99\n'
-                    'LATNICE-TEST-BEGIN b\n'
-                    'LATNICE-TEST-END b 1\n')
-        try:
-            got = bench.parse_console(f.name)
-        finally:
-            os.unlink(f.name)
-        self.assertEqual(got, {'a': {'mode': 'rtt', 'rounds': '10', 'rtt_ns': '123.5',
-                                     'scans': '7'}})
 
+def fake_registry(extra):
+    return figures.registry(*(list(figures.FIGURES.values()) + [extra]))
+
+
+def figure5():
+    def plan(p):
+        return [figures.Boot('bench-five', 'patched', '1x2x2', 'wall', False,
+                             [figures.Run('5', 'noop', None, (), ['rtt', '-n', p['n']])])]
+    return figures.Figure('5', 'A fifth', {'quick': dict(n=1), 'full': dict(n=2)}, plan,
+                          lambda records, p: '## 5\n', needs=('2',))
+
+
+class TestRegistry(unittest.TestCase):
+    def test_only_from_the_registry(self):
+        self.assertEqual(list(figures.FIGURES), ['1', '2', '3', '4'])
+        self.assertEqual(figures.select(''), ['1', '2', '3', '4'])
+        self.assertEqual(figures.select(None), ['1', '2', '3', '4'])
+        self.assertEqual(figures.select('12'), ['1', '2'])
+        self.assertEqual(figures.select('1,2'), ['1', '2'])
+        self.assertEqual(figures.select('21'), ['1', '2'])
+        self.assertEqual(figures.select('34'), ['3', '4'])
+        # Figure 4's baseline column is figure 3's runs.
+        self.assertEqual(figures.select('4'), ['3', '4'])
+        for bad in ('5', '15', '1,x', '3w', ','):
+            with self.assertRaises(ValueError) as e:
+                figures.select(bad)
+            self.assertIn('the figures are 1, 2, 3, 4', str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            figures.select('1,5')
+        self.assertIn('unknown figure 5', str(e.exception))
+
+    def test_a_new_entry_is_a_new_figure(self):
+        reg = fake_registry(figure5())
+        self.assertEqual(figures.select('5', reg), ['2', '5'])
+        self.assertEqual(figures.select('', reg), ['1', '2', '3', '4', '5'])
+        boots = figures.plan('full', ['5'], reg)
+        self.assertEqual([b.name for b in boots], ['bench-five'])
+        self.assertEqual(boots[0].runs[0].cmd, ['rtt', '-n', 2])
+        # Not in the real registry.
+        with self.assertRaises(ValueError):
+            figures.select('5')
+
+    def test_registry_checks(self):
+        bad = figure5()
+        bad.modes = {'quick': {}}
+        with self.assertRaises(ValueError):
+            fake_registry(bad)
+        with self.assertRaises(ValueError):
+            figures.registry(figure5())         # needs figure 2, absent
+        with self.assertRaises(ValueError):
+            fake_registry(figures.FIGURES['1'])  # registered twice
+        # Two figures that plan one boot differently.
+        clash = figure5()
+        clash.needs = ()
+        clash.plan = lambda p: [figures.Boot('bench-llc8-patched', 'patched', '1x2x2',
+                                             'wall', False, [])]
+        reg = fake_registry(clash)
+        with self.assertRaises(ValueError):
+            figures.plan('quick', ['1', '5'], reg)
+        with self.assertRaises(ValueError):
+            figures.plan('slow', ['1'])
+
+    def test_command_line(self):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            self.assertEqual(bench.main(['--plan', '--only', '5']), 2)
+            self.assertEqual(bench.main(['--plan', '--mode', 'slow']), 2)
+        self.assertIn('bench: unknown figure 5', err.getvalue())
+        self.assertIn('use quick or full', err.getvalue())
+        self.assertEqual(out.getvalue(), '')
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(bench.main(['--plan', '--only', '1,2']), 0)
+        lines = out.getvalue().splitlines()
+        self.assertEqual(lines[0], 'bench-llc8-baseline: baseline kernel, 1x4x2, icount, 3 runs')
+        self.assertTrue(lines[1].startswith('    1-search-def-SIS_UTIL-NO_DELAY_DEQUEUE-llc8: '
+                                            'rtt -n 160 -b 1,2,3,4,5,6,7'))
+        self.assertFalse([x for x in lines if 'unused' in x])
+
+
+# ---------------------------------------------------------------- a fake run
+
+def fake_data(boot, run):
+    """Plausible lnbench figures for @run: within the claims."""
+    if run.figure == '1':
+        rounds = QUICK_LLC['rounds']
+        b = figures.budget(run.value, run.meta['llc'])
+        probes = rounds * (run.meta['llc'] - 1 if b is None else b)
+        return dict(mode='rtt', rounds=rounds, rtt_ns=50000.5, scans=rounds,
+                    probes=probes, found=0, scan_ns=probes * 10)
+    if run.figure == '2':
+        return dict(mode='rtt', rounds=80, same='0.0000', sibling='0.2500',
+                    other='0.7500', on_busy='0.0000')
+    if run.workload == 'pingpong':
+        return dict(mode='pingpong', pairs=1, tps=1000.0 + (run.value or 0), seconds='0.500')
+    if run.workload == 'wakeup':
+        return dict(mode='wakeup', p50_ns=1000, p99_ns=2000, p999_ns=3000)
+    return dict(mode='messaging', seconds=1.25)
+
+
+def console(boot, data, rc=lambda r: 0, cut=None):
+    lines = ['[    0.100000] Linux version 6.12.0', 'LATNICE-GUEST: start']
+    failed = 0
+    for r in boot.runs:
+        if r.id == cut:
+            break
+        lines.append('LATNICE-TEST-BEGIN %s' % r.id)
+        d = data(boot, r)
+        if d:
+            lines.append('BENCH ' + ' '.join('%s=%s' % kv for kv in d.items()))
+        lines.append('LATNICE-TEST-END %s %d' % (r.id, rc(r)))
+        failed += rc(r) != 0
+    else:
+        lines.append('LATNICE-GUEST: exit %d' % failed)     # as guest_script's
+    return '\n'.join(lines) + '\n'
+
+
+class FakeBoots:
+    """boot_one for bench.run(): writes what scripts/qemu.py writes, a
+    verdict.json judged by scripts/verdict.py, into the boot's folder; and
+    a console.log that lies, to show that nothing reads it."""
+
+    def __init__(self, rc=lambda r: 0, cut=None, skip=()):
+        self.rc, self.cut, self.skip, self.calls = rc, cut, skip, []
+
+    def __call__(self, boot, folder, i, total):
+        self.calls.append((boot.name, folder, i, total))
+        if boot.name in self.skip:
+            return 1
+        text = console(boot, fake_data, self.rc, self.cut)
+        with open(os.path.join(folder, 'console.log'), 'w') as f:
+            f.write(console(boot, lambda b, r: dict(probes=999, tps=1)))
+        v = verdict.judge(text, False, qemu_command=['qemu-system-x86_64', '-smp', boot.topo],
+                          topology=boot.topo)
+        with open(os.path.join(folder, 'verdict.json'), 'w') as f:
+            json.dump(v, f)
+        return verdict.exit_status(v)
+
+
+META = dict(version='6.12.0-test', mode='quick', icount='shift=0,sleep=off')
+
+
+class TestFakeRun(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.out = os.path.join(self.tmp, '20270101-000000-bench')
+        os.makedirs(self.out)
+        # No gnuplot on PATH: the report says so and goes on.
+        os.symlink(shutil.which('sh'), os.path.join(self.tmp, 'sh'))
+        self.path = mock.patch.dict(os.environ, {'PATH': self.tmp})
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def run_bench(self, ids, fake):
+        boots = figures.plan('quick', ids)
+        with self.path, contextlib.redirect_stdout(io.StringIO()) as out:
+            data, text, missing = bench.run(boots, self.out, fake, ids, **META)
+        return boots, data, text, missing, out.getvalue()
+
+    def test_layout_and_figures_from_verdicts(self):
+        fake = FakeBoots()
+        ids = figures.select('')
+        boots, data, text, missing, out = self.run_bench(ids, fake)
+        # One folder: the bench's files, its boots nested.
+        self.assertEqual(sorted(os.listdir(self.out)),
+                         ['boots', 'runs.csv', 'runs.json', 'tables.md'])
+        self.assertEqual(sorted(os.listdir(os.path.join(self.out, 'boots'))),
+                         sorted(b.name for b in boots))
+        self.assertEqual([c[0] for c in fake.calls], [b.name for b in boots])
+        for name, folder, i, total in fake.calls:
+            self.assertEqual(folder, os.path.join(self.out, 'boots', name))
+            self.assertTrue(os.path.isfile(os.path.join(folder, 'verdict.json')))
+        self.assertEqual(total, len(boots))
+        self.assertIn('gnuplot is missing', out)
+        self.assertEqual(missing, [])
+        # runs.json: paths relative to the bench folder.
+        with open(os.path.join(self.out, 'runs.json')) as f:
+            saved = json.load(f)
+        self.assertEqual(saved, data)
+        self.assertNotIn(self.tmp, json.dumps(saved))
+        self.assertEqual(saved['figures'], ['1', '2', '3', '4'])
+        for b in saved['boots']:
+            self.assertEqual(b['results'], 'boots/' + b['name'])
+            self.assertEqual(b['exit'], 0)
+            self.assertEqual(b['problems'], [])
+            self.assertEqual(b['qemu'], 'qemu-system-x86_64 -smp ' + b['topo'])
+        self.assertEqual(len(saved['runs']), sum(len(b.runs) for b in boots))
+        # The figures are verdict.json's, typed; console.log's lies are not.
+        r = report.find(saved['runs'], figure='1', kernel='patched', llc=8, value=-19,
+                        util='NO_SIS_UTIL', core='SIS_CORE')
+        self.assertEqual((r['probes'], r['scans'], r['rtt_ns']), (320, 160, 50000.5))
+        self.assertEqual((r['results'], r['boot'], r['rc'], r['ok']),
+                         ('boots/bench-llc8-patched', 'bench-llc8-patched', 0, True))
+        self.assertEqual(r['mode'], 'icount')      # the boot's mode, not lnbench's
+        self.assertFalse([x for x in saved['runs'] if x.get('probes') == 999 or
+                          x.get('tps') == 1])
+        # The tables and the claims.
+        with open(os.path.join(self.out, 'tables.md')) as f:
+            self.assertEqual(f.read(), text)
+        for head in ('## 1. ', '## 2. ', '## 3. ', '## 4. ', '## What emulation'):
+            self.assertIn(head, text)
+        self.assertIn('at every LLC size: holds (16 runs)', text)
+        self.assertIn('budget per search: holds (32 runs)', text)
+        self.assertIn('| 8 | -19 | 2.00 | 20 | 0.0 | 50000 | 50000 | 0.00 |', text)
+        self.assertIn('| 8 | patched | -10 | SIS_CORE | 0.0 | 25.0 | 75.0 | 0.0 |', text)
+        self.assertIn('`qemu-system-x86_64 -smp 1x4x2`', text)
+        self.assertNotIn('Runs without a result', text)
+        with open(os.path.join(self.out, 'runs.csv')) as f:
+            self.assertEqual(len(f.read().splitlines()), 1 + len(saved['runs']))
+
+        # --report: the same tables again, from runs.json alone.
+        shutil.rmtree(os.path.join(self.out, 'boots'))
+        os.unlink(os.path.join(self.out, 'tables.md'))
+        with self.path, contextlib.redirect_stdout(io.StringIO()) as o:
+            self.assertEqual(bench.main(['--report', self.out]), 0)
+        with open(os.path.join(self.out, 'tables.md')) as f:
+            self.assertEqual(f.read(), text)
+        self.assertIn(text, o.getvalue())
+        # An older runs.json: --only as a string, no figure ids.
+        saved.pop('figures')
+        saved['only'] = '4'
+        with open(os.path.join(self.out, 'runs.json'), 'w') as f:
+            json.dump(saved, f)
+        with self.path, contextlib.redirect_stdout(io.StringIO()):
+            bench.main(['--report', self.out])
+        with open(os.path.join(self.out, 'tables.md')) as f:
+            again = f.read()
+        self.assertIn('## 3. ', again)
+        self.assertIn('## 4. ', again)
+        self.assertNotIn('## 1. ', again)
+
+    def test_runs_without_a_result(self):
+        boots = figures.plan('quick', ['1'])
+        failing = boots[1].runs[3].id
+        cut = boots[3].runs[5].id
+        fake = FakeBoots(rc=lambda r: 1 if r.id == failing else 0, cut=cut,
+                         skip=(boots[4].name,))
+        boots, data, text, missing, out = self.run_bench(['1'], fake)
+        by_boot = {b['name']: b for b in data['boots']}
+        # A run that failed, a boot that stopped mid-way, one with no verdict.
+        self.assertEqual(by_boot[boots[1].name]['exit'], 1)
+        self.assertIn('the guest did not finish', ' '.join(by_boot[boots[3].name]['problems']))
+        self.assertIn('no verdict.json', ' '.join(by_boot[boots[4].name]['problems']))
+        # The records follow the plan: boot by boot, run by run.
+        where = [(b.name, i) for b in boots for i in range(len(b.runs))]
+        self.assertEqual(len(where), len(data['runs']))
+        notok = {where[k] for k, r in enumerate(data['runs']) if not r['ok']}
+        want = {(boots[1].name, 3)} | {(boots[3].name, i) for i in range(5, len(boots[3].runs))} \
+            | {(boots[4].name, i) for i in range(len(boots[4].runs))}
+        self.assertEqual(notok, want)
+        self.assertEqual(len(missing), len(want))
+        self.assertEqual(data['runs'][where.index((boots[1].name, 3))]['rc'], 1)
+        self.assertIn('Runs without a result: ', text)
+        self.assertIn('Boots that failed: %s' % boots[3].name, text)
+        # Those runs carry no counters: the claims fail.
+        self.assertIn('FAILS', text)
+        with self.path, contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(bench.main(['--report', self.out]), 1)
+
+
+class TestFigures(unittest.TestCase):
     def unused(self, base, patched):
         rec = []
         for kernel, tps in (('baseline', base), ('patched', patched)):
@@ -81,47 +356,202 @@ class TestBench(unittest.TestCase):
         return rec
 
     def test_unused_verdict(self):
-        p = bench.PLANS['quick']
-        text, worst, _ = bench.figure3(self.unused(1000.0, 1004.0), p)
+        p = QUICK_UNUSED
+        text, worst, _ = figures.figure3(self.unused(1000.0, 1004.0), p)
         self.assertAlmostEqual(worst, 0.4)
         self.assertIn('| yes |', text)
-        text, worst, _ = bench.figure3(self.unused(1000.0, 990.0), p)
+        text, worst, _ = figures.figure3(self.unused(1000.0, 990.0), p)
         self.assertAlmostEqual(worst, 1.0)
         self.assertIn('| NO |', text)
 
     def test_repeatability(self):
-        p = bench.PLANS['quick']
+        p = QUICK_UNUSED
         rec = self.unused(1000.0, 1000.0)
         rec.append(dict(figure='3', kernel='patched', workload='pingpong', threads=32,
                         rep=2 * p['reps'], value=None, tps=1020.0))
-        text, _, rep = bench.figure3(rec, p)
+        text, _, rep = figures.figure3(rec, p)
         self.assertAlmostEqual(rep, 2.0)
         self.assertIn('NOT within 1%', text)
 
-
     def test_budget_and_claims(self):
         # The budget table of Documentation/scheduler/sched-latency-nice.rst.
-        self.assertEqual([bench.budget(v, 8) for v in (None, -1, -10, -19, -20)],
+        self.assertEqual([figures.budget(v, 8) for v in (None, -1, -10, -19, -20)],
                          [None, 8, 4, 2, 0])
-        self.assertEqual([bench.budget(-10, n) for n in (16, 32, 64)], [8, 16, 32])
+        self.assertEqual([figures.budget(-10, n) for n in (16, 32, 64)], [8, 16, 32])
         ok = [dict(figure='1', kernel='patched', value=-10, llc=16, rounds=10,
                    scans=10, probes=80, scan_ns=900),
               dict(figure='1', kernel='patched', value=-20, llc=16, rounds=10,
                    scans=0, probes=0, scan_ns=0)]
-        text = bench.claims(ok)
+        text = figures.claims(ok)
         self.assertNotIn('FAILS', text)
         over = ok + [dict(figure='1', kernel='patched', value=-19, llc=16, rounds=10,
                           scans=10, probes=21, scan_ns=900)]
         self.assertIn('never more CPUs probed than the budget per search: FAILS in 1',
-                      bench.claims(over))
+                      figures.claims(over))
         timed = ok + [dict(figure='1', kernel='patched', value=-20, llc=8, rounds=10,
                            scans=0, probes=0, scan_ns=5)]
-        self.assertIn('FAILS in 1 runs', bench.claims(timed))
+        self.assertIn('FAILS in 1 runs', figures.claims(timed))
         # Runs without counters prove nothing: they fail the check.
         blind = [dict(figure='1', kernel='patched', value=-20, llc=8, rounds=10)]
         self.assertIn('time in a search at every LLC size: FAILS in 1 runs',
-                      bench.claims(blind))
-        self.assertIn('budget per search: NOT CHECKED', bench.claims(blind))
+                      figures.claims(blind))
+        self.assertIn('budget per search: NOT CHECKED', figures.claims(blind))
+        self.assertIs(figures.FIGURES['1'].claims, figures.claims)
+
+    def test_plots(self):
+        """With gnuplot: a data file and a PNG per curve, in the bench folder."""
+        tmp = tempfile.mkdtemp()
+        try:
+            gp = os.path.join(tmp, 'bin', 'gnuplot')
+            os.makedirs(os.path.dirname(gp))
+            with open(gp, 'w') as f:
+                f.write('#!/bin/sh\nprintf "%s\\n" "$2" >> "$(dirname "$0")/calls"\n')
+            os.chmod(gp, 0o755)
+            recs = [dict(figure='1', kernel='patched', llc=llc, util='NO_SIS_UTIL',
+                         core='SIS_CORE', value=v, rounds=10, probes=20, scan_ns=100)
+                    for llc in QUICK_LLC['llc'] for v in figures.VALUES]
+            plots = figures.plots_search(recs, QUICK_LLC)
+            env = {'PATH': os.path.dirname(gp) + os.pathsep + os.environ.get('PATH', '')}
+            with mock.patch.dict(os.environ, env):
+                made = report.draw(plots, tmp)
+            self.assertEqual(len(made), 4)
+            with open(os.path.join(tmp, 'plot-probes-NO_SIS_UTIL.dat')) as f:
+                self.assertEqual(f.read().splitlines()[1], '8 2 2 2 2')
+            with open(os.path.join(tmp, 'plot-probes-SIS_UTIL.dat')) as f:
+                self.assertEqual(f.read().splitlines()[1], '8 NaN NaN NaN NaN')
+            with open(os.path.join(tmp, 'bin', 'calls')) as f:
+                calls = f.read()
+            self.assertIn('set output "%s"' % os.path.join(tmp, 'llc-probes-NO_SIS_UTIL.png'),
+                          calls)
+            self.assertNotIn('%(', calls)
+        finally:
+            shutil.rmtree(tmp)
+
+
+class TestRunner(unittest.TestCase):
+    def test_boot_environment_from_settings(self):
+        s = settings.load(env={})
+        icount = figures.Boot('b', 'baseline', '1x4x2', 'icount', True, [])
+        wall = figures.Boot('b', 'patched', '1x8x2', 'wall', False, [])
+        env = runner.boot_env(icount, s, environ={'PATH': '/bin', 'ICOUNT': 'x'})
+        self.assertEqual(env['KERNEL'], os.path.join(s['BASE_OBJ'], 'arch/x86/boot/bzImage'))
+        self.assertEqual(env['ICOUNT'], s['ICOUNT_REPEATABLE'])
+        self.assertTrue(env['ICOUNT'])
+        self.assertEqual((env['TOPO'], env['ACCEL'], env['GUEST_TIMEOUT'], env['SHOW']),
+                         ('1x4x2', 'tcg', s['BENCH_TIMEOUT'], 'none'))
+        env = runner.boot_env(wall, s, environ={'SHOW': 'progress'})
+        self.assertEqual(env['KERNEL'], os.path.join(s['OBJ'], 'arch/x86/boot/bzImage'))
+        self.assertEqual((env['ICOUNT'], env['SHOW']), ('', 'progress'))
+        s = settings.load(env={'BUILD': '/elsewhere', 'BENCH_TIMEOUT': '7'})
+        self.assertEqual(runner.lnbench_path(s), '/elsewhere/bench/lnbench')
+        self.assertEqual(runner.kernel_of('baseline', s),
+                         '/elsewhere/obj-baseline/arch/x86/boot/bzImage')
+        self.assertEqual(runner.boot_env(wall, s, environ={})['GUEST_TIMEOUT'], '7')
+
+    def test_boot_calls_boot_sh(self):
+        """boot.sh RESULTS_DIR CMDFILE DEST=SRC...: the bench's boot folder,
+        the guest script, lnbench and latnice; the settings' environment."""
+        tmp = tempfile.mkdtemp()
+        try:
+            os.makedirs(os.path.join(tmp, 'scripts'))
+            fake = os.path.join(tmp, 'scripts', 'boot.sh')
+            with open(fake, 'w') as f:
+                f.write('#!/bin/sh\n'
+                        'cp "$2" "$1/guest-cmd"\n'
+                        'printf "%s\\n" "$@" > "$1/args"\n'
+                        'printf "%s %s %s\\n" "$TOPO" "$ICOUNT" "$ACCEL" > "$1/env"\n'
+                        'exit 3\n')
+            os.chmod(fake, 0o755)
+            s = settings.load(env={'BUILD': os.path.join(tmp, 'build')})
+            b = figures.plan('quick', ['1'])[1]
+            folder = os.path.join(tmp, 'out', 'boots', b.name)
+            with mock.patch.object(runner, 'TOP', tmp), \
+                    contextlib.redirect_stdout(io.StringIO()) as out:
+                rc = runner.boot(b, folder, 2, 13, s, '/p/lnbench')
+            self.assertEqual(rc, 3)
+            self.assertIn('==> [2/13] patched kernel, 1x4x2, icount mode: 16 runs',
+                          out.getvalue())
+            self.assertIn('%s: done in' % b.name, out.getvalue())
+            with open(os.path.join(folder, 'args')) as f:
+                args = f.read().splitlines()
+            self.assertEqual(args[0], folder)
+            self.assertFalse(os.path.exists(args[1]))      # the temporary script
+            self.assertEqual(args[2:], ['/extra/lnbench=/p/lnbench', '/tests/latnice=' +
+                                        os.path.join(s['PROGRAMS'], 'latnice')])
+            with open(os.path.join(folder, 'guest-cmd')) as f:
+                self.assertEqual(f.read(), runner.guest_script(b))
+            with open(os.path.join(folder, 'env')) as f:
+                self.assertEqual(f.read().split(), ['1x4x2', s['ICOUNT_REPEATABLE'], 'tcg'])
+            self.assertEqual(sorted(os.listdir(folder)), ['args', 'env', 'guest-cmd'])
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_no_default_written_again(self):
+        """Paths and versions come from scripts/settings, not bench code."""
+        for name in ('bench.py', 'figures.py', 'runner.py', 'report.py'):
+            with open(os.path.join(TOP, 'bench', name)) as f:
+                text = f.read()
+            for word in ('obj-patched', 'obj-baseline', 'linux-base', "'build'",
+                         "'results'", '6.12.1', 'lib.sh', 'guest.sh', "'programs', 'latnice'"):
+                self.assertNotIn(word, text, name)
+        self.assertFalse(os.path.exists(os.path.join(TOP, 'scripts', 'bench.py')))
+        with open(os.path.join(TOP, 'Makefile')) as f:
+            self.assertIn('bench/bench.py', f.read())
+
+    def test_stale(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            a, b, t = (os.path.join(tmp, x) for x in ('a.c', 'b.h', 'prog'))
+            for x in (a, b):
+                open(x, 'w').close()
+                os.utime(x, (100, 100))
+            self.assertTrue(runner.stale(t, (a, b)))
+            open(t, 'w').close()
+            os.utime(t, (200, 200))
+            self.assertFalse(runner.stale(t, (a, b)))
+            os.utime(b, (300, 300))          # the shared header changed
+            self.assertTrue(runner.stale(t, (a, b)))
+        finally:
+            shutil.rmtree(tmp)
+        self.assertEqual([os.path.relpath(x, TOP) for x in runner.LNBENCH_SOURCES],
+                         ['bench/lnbench.c', 'tests/guest/cpulist.h'])
+
+    @unittest.skipUnless(shutil.which('gcc'), 'no gcc')
+    def test_lnbench(self):
+        """lnbench builds with the shared cpulist parser, warns about nothing
+        of its own, and refuses a -b that is not a cpulist."""
+        with open(os.path.join(TOP, 'bench', 'lnbench.c')) as f:
+            src = f.read()
+        self.assertIn('#include "cpulist.h"', src)
+        self.assertNotIn('parse_cpulist', src)
+        tmp = tempfile.mkdtemp()
+        try:
+            s = {'BUILD': tmp}
+            with contextlib.redirect_stderr(io.StringIO()):
+                try:
+                    prog = runner.build_lnbench(s)
+                except subprocess.CalledProcessError:
+                    self.skipTest('no static C library')
+            self.assertEqual(prog, os.path.join(tmp, 'bench', 'lnbench'))
+            r = subprocess.run(['gcc', '-static', '-O2', '-Wall', '-pthread', '-I',
+                                os.path.join(TOP, 'tests', 'guest'), '-o',
+                                os.path.join(tmp, 'again'),
+                                os.path.join(TOP, 'bench', 'lnbench.c')],
+                               stderr=subprocess.PIPE, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertNotIn('lnbench.c:', r.stderr)
+            mtime = os.path.getmtime(prog)
+            runner.build_lnbench(s)                  # up to date: not rebuilt
+            self.assertEqual(os.path.getmtime(prog), mtime)
+            for junk in ('1-x', '300', 'a'):
+                r = subprocess.run([prog, 'rtt', '-n', '1', '-b', junk],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, timeout=20)
+                self.assertEqual(r.returncode, 2, junk)
+                self.assertIn('not a cpulist', r.stderr)
+                self.assertEqual(r.stdout, '')
+        finally:
+            shutil.rmtree(tmp)
 
 
 if __name__ == '__main__':

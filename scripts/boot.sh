@@ -2,30 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot the built kernel in QEMU with a command and files, and judge it.
 #
-# Usage: scripts/guest.sh NAME CMDFILE [DEST=SRC ...]
-#   NAME     names the results folder: results/<date>-NAME/
-#   CMDFILE  a shell script the guest runs as /run/cmd
-#   DEST=SRC files to put in the guest (DEST: path in the guest)
-# Settings (environment): TOPO (SxCxT, default 2x4x2), ACCEL (auto, tcg or
-# kvm; auto probes KVM once and uses TCG unless a guest really boots),
-# GUEST_TIMEOUT (seconds, default 900), SHOW (progress, guest, all, none),
-# COUNTS (file for "passed failed skipped"), KERNEL (default: OBJ's bzImage).
+# Usage: scripts/boot.sh RESULTS_DIR CMDFILE [DEST=SRC ...]
+#   RESULTS_DIR  the run's folder (made if missing; new_results in lib.sh
+#                makes a dated one): qemu-command, console.log,
+#                qemu-stderr.log, initramfs.cpio, guest-cmd, verdict.json
+#   CMDFILE      a shell script the guest runs as /run/cmd
+#   DEST=SRC     files to put in the guest (DEST: path in the guest)
+# Settings (scripts/settings; the environment wins): TOPO, ACCEL,
+# GUEST_TIMEOUT, SHOW, APPEND, ICOUNT, and KERNEL (default: OBJ's bzImage).
 # The exit status is the guest command's, or non-zero when the kernel
-# splats, the guest crashes or QEMU times out.
+# splats, the guest crashes or QEMU times out.  Callers read the verdict
+# from RESULTS_DIR/verdict.json (scripts/verdict.py counts|problems DIR).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 2 ] || die "usage: $0 NAME CMDFILE [DEST=SRC ...]"
-name=$1 cmdfile=$2
+[ $# -ge 2 ] || die "usage: $0 RESULTS_DIR CMDFILE [DEST=SRC ...]"
+dir=$1 cmdfile=$2
 shift 2
-: "${TOPO:=2x4x2}" "${ACCEL:=auto}" "${GUEST_TIMEOUT:=900}" "${SHOW:=progress}"
-: "${KERNEL:=$OBJ/arch/x86/boot/bzImage}"
+: "${KERNEL:=$OBJ/arch/x86/boot/bzImage}" "${SHOW:=progress}"
 [ -f "$KERNEL" ] || die "no kernel at $KERNEL: run 'make kernel' first"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing: run scripts/setup.sh"
 
-dir=$RESULTS/$(date +%Y%m%d-%H%M%S)-$name
-n=1
-while [ -e "$dir" ]; do dir=$RESULTS/$(date +%Y%m%d-%H%M%S)-$name.$n; n=$((n + 1)); done
 mkdir -p "$dir"
 cp "$cmdfile" "$dir/guest-cmd"
 "$TOP/scripts/mkinitramfs.sh" "$dir/initramfs.cpio" "$cmdfile" "$@"
@@ -44,7 +41,7 @@ if [ "$ACCEL" = auto ]; then
 			echo "    probing KVM (a guest that exits at once, 20s at most)"
 			printf 'exit 0\n' >"$dir/probe-cmd"
 			"$TOP/scripts/mkinitramfs.sh" "$dir/probe.cpio" "$dir/probe-cmd"
-			if python3 "$TOP/scripts/guestrun.py" run --kernel "$KERNEL" \
+			if python3 "$TOP/scripts/qemu.py" --kernel "$KERNEL" \
 				--initrd "$dir/probe.cpio" --results "$dir/kvm-probe" \
 				--topo 1x2x1 --accel kvm --timeout 20 --show none >/dev/null 2>&1; then
 				ACCEL=kvm
@@ -55,14 +52,9 @@ if [ "$ACCEL" = auto ]; then
 	fi
 fi
 
-args=(run --kernel "$KERNEL" --initrd "$dir/initramfs.cpio" --results "$dir"
+args=(--kernel "$KERNEL" --initrd "$dir/initramfs.cpio" --results "$dir"
       --topo "$TOPO" --accel "$ACCEL" --timeout "$GUEST_TIMEOUT" --show "$SHOW"
-      --append "sched_verbose ${APPEND:-}")
-[ -n "${COUNTS:-}" ] && args+=(--counts "$COUNTS")
-[ -n "${ICOUNT:-}" ] && args+=(--icount "$ICOUNT")
-echo "    guest: $TOPO ($ACCEL), results in ${dir#"$TOP"/}"
-set +e
-python3 "$TOP/scripts/guestrun.py" "${args[@]}"
-rc=$?
-set -e
-exit $rc
+      --append "sched_verbose $APPEND")
+[ -n "$ICOUNT" ] && args+=(--icount "$ICOUNT")
+echo "    guest: $TOPO ($ACCEL${ICOUNT:+, -icount $ICOUNT}), results in ${dir#"$TOP"/}"
+exec python3 "$TOP/scripts/qemu.py" "${args[@]}"

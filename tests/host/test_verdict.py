@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Console parsing and result counting of scripts/guestrun.py."""
+"""The console judge (scripts/verdict.py) and the QEMU command (scripts/qemu.py)."""
 import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'scripts'))
-import guestrun  # noqa: E402
+SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts')
+sys.path.insert(0, SCRIPTS)
+import qemu  # noqa: E402
+import verdict  # noqa: E402
 
 KUNIT = """\
 [    3.100000] KTAP version 1
@@ -52,7 +54,7 @@ LATNICE-GUEST: exit 0
 
 class TestKtap(unittest.TestCase):
     def test_leaves_only(self):
-        v = guestrun.parse_console(KUNIT + GUEST_OK)
+        v = verdict.parse_console(KUNIT + GUEST_OK)
         self.assertEqual(v['kunit'], [
             ('test_cpumask_weight', 'pass'),
             ('test_cpumask_first', 'fail'),
@@ -64,62 +66,62 @@ class TestKtap(unittest.TestCase):
     def test_no_timestamps(self):
         plain = '\n'.join(line.split('] ', 1)[1] if '] ' in line else line
                           for line in KUNIT.splitlines()) + '\n'
-        v = guestrun.parse_console(plain + GUEST_OK)
+        v = verdict.parse_console(plain + GUEST_OK)
         self.assertEqual(len(v['kunit']), 5)
 
     def test_ktap_after_start_ignored(self):
         # Kernel results are read from the boot only; a guest program's
         # indented TAP is its own business.
-        v = guestrun.parse_console(GUEST_OK + KUNIT)
+        v = verdict.parse_console(GUEST_OK + KUNIT)
         self.assertEqual(v['kunit'], [])
 
 
 class TestGuestTap(unittest.TestCase):
     def test_counts(self):
-        v = guestrun.parse_console(GUEST_OK)
-        self.assertEqual(guestrun.tally(v), (2, 0, 1))
-        self.assertEqual(guestrun.problems(v), [])
+        v = verdict.parse_console(GUEST_OK)
+        self.assertEqual(verdict.tally(v), (2, 0, 1))
+        self.assertEqual(verdict.problems(v), [])
         self.assertEqual(v['tests']['topology']['results'][2], ('-R: dash kept', 'pass'))
         self.assertEqual(v['exit'], 0)
 
     def test_failure_line(self):
-        v = guestrun.parse_console(GUEST_OK.replace('ok 1 global', 'not ok 1 global'))
-        self.assertEqual(guestrun.tally(v), (1, 1, 1))
+        v = verdict.parse_console(GUEST_OK.replace('ok 1 global', 'not ok 1 global'))
+        self.assertEqual(verdict.tally(v), (1, 1, 1))
 
     def test_nonzero_exit_without_failed_line(self):
-        v = guestrun.parse_console(GUEST_OK.replace('END topology 0', 'END topology 139'))
-        self.assertEqual(guestrun.tally(v), (2, 1, 1))
+        v = verdict.parse_console(GUEST_OK.replace('END topology 0', 'END topology 139'))
+        self.assertEqual(verdict.tally(v), (2, 1, 1))
 
     def test_ksft_skip_exit(self):
         text = GUEST_OK.replace('ok 1 global.cpu_count\n', '').replace(
             'ok 3 - -R: dash kept\n', '').replace(
             'END topology 0', 'END topology 4')
-        v = guestrun.parse_console(text)
-        self.assertEqual(guestrun.tally(v), (0, 0, 1))
+        v = verdict.parse_console(text)
+        self.assertEqual(verdict.tally(v), (0, 0, 1))
 
     def test_program_without_tap(self):
         text = ('LATNICE-GUEST: start\nLATNICE-TEST-BEGIN a\nhello\n'
                 'LATNICE-TEST-END a 0\nLATNICE-TEST-BEGIN b\n'
                 'LATNICE-TEST-END b 2\nLATNICE-GUEST: exit 1\n')
-        v = guestrun.parse_console(text)
-        self.assertEqual(guestrun.tally(v), (1, 1, 0))
+        v = verdict.parse_console(text)
+        self.assertEqual(verdict.tally(v), (1, 1, 0))
         self.assertEqual(v['exit'], 1)
 
     def test_program_that_never_ends(self):
         text = 'LATNICE-GUEST: start\nLATNICE-TEST-BEGIN a\nok 1 x\n'
-        v = guestrun.parse_console(text)
-        self.assertEqual(guestrun.tally(v), (1, 1, 0))
-        self.assertIn('did not finish', guestrun.problems(v)[0])
+        v = verdict.parse_console(text)
+        self.assertEqual(verdict.tally(v), (1, 1, 0))
+        self.assertIn('did not finish', verdict.problems(v)[0])
 
     def test_never_started(self):
-        v = guestrun.parse_console('Linux version 6.12\nKernel panic - not syncing\n')
-        why = guestrun.problems(v)
+        v = verdict.parse_console('Linux version 6.12\nKernel panic - not syncing\n')
+        why = verdict.problems(v)
         self.assertTrue(any('never started' in w for w in why))
         self.assertTrue(any('splat' in w for w in why))
 
     def test_timeout_is_a_problem(self):
-        v = guestrun.parse_console(GUEST_OK)
-        self.assertEqual(guestrun.problems(v, timed_out=True), ['QEMU timed out'])
+        v = verdict.parse_console(GUEST_OK)
+        self.assertEqual(verdict.problems(v, timed_out=True), ['QEMU timed out'])
 
 
 class TestSplats(unittest.TestCase):
@@ -145,22 +147,99 @@ class TestSplats(unittest.TestCase):
 
     def test_splats_fail(self):
         for line in self.SPLATS:
-            v = guestrun.parse_console(GUEST_OK + line + '\n')
+            v = verdict.parse_console(GUEST_OK + line + '\n')
             self.assertEqual(v['splats'], [line.strip()], line)
-            self.assertTrue(guestrun.problems(v), line)
+            self.assertTrue(verdict.problems(v), line)
 
     def test_benign_lines(self):
         for line in self.BENIGN:
-            v = guestrun.parse_console(line + '\n' + GUEST_OK)
+            v = verdict.parse_console(line + '\n' + GUEST_OK)
             self.assertEqual(v['splats'], [], line)
+
+
+class TestBlocks(unittest.TestCase):
+    def test_one_block_parser(self):
+        text = ('boot line\nLATNICE-GUEST: start\nLATNICE-TEST-BEGIN a\n'
+                '[    1.0] x\nBENCH rtt_ns=5 probes=3\nBENCH rtt_ns=7\n'
+                'LATNICE-TEST-END a 3\nLATNICE-TEST-BEGIN b\ny\n')
+        boot, guest = verdict.blocks(text.splitlines())
+        self.assertEqual(boot, ['boot line'])
+        self.assertEqual(guest['exit'], None)
+        self.assertEqual(guest['blocks'][0][:2], ('a', 3))
+        self.assertEqual(guest['blocks'][0][2][0], 'x')
+        self.assertEqual(guest['blocks'][1], ('b', None, ['y']))
+
+    def test_no_start(self):
+        boot, guest = verdict.blocks(['a', 'b'])
+        self.assertEqual((boot, guest), (['a', 'b'], None))
+
+    def test_bench_data_is_the_last_line(self):
+        text = ('LATNICE-GUEST: start\nLATNICE-TEST-BEGIN r1\n'
+                'BENCH rtt_ns=5 probes=3\nBENCH rtt_ns=7 mode=x\n'
+                'LATNICE-TEST-END r1 0\nLATNICE-GUEST: exit 0\n')
+        v = verdict.judge(text)
+        self.assertEqual(v['tests']['r1']['data'], {'rtt_ns': '7', 'mode': 'x'})
+        self.assertEqual(v['tests']['r1']['results'], [('exit status', 'pass')])
+
+
+class TestVerdictFile(unittest.TestCase):
+    """What callers read: verdict.json through counts and problems."""
+
+    def write(self, text, **kw):
+        import json
+        import tempfile
+        d = tempfile.mkdtemp()
+        with open(os.path.join(d, 'verdict.json'), 'w') as f:
+            json.dump(verdict.judge(text, **kw), f)
+        return d
+
+    def cli(self, *args):
+        import subprocess
+        return subprocess.run([sys.executable, os.path.join(SCRIPTS, 'verdict.py')] +
+                              list(args), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+
+    def test_counts_include_problems(self):
+        d = self.write(GUEST_OK + 'WARNING: CPU: 1 PID: 1 at x\n')
+        r = self.cli('counts', d)
+        self.assertEqual(r.stdout.split(), ['2', '1', '1'])
+        r = self.cli('problems', d)
+        self.assertIn('kernel splat on the console: WARNING: CPU', r.stdout)
+
+    def test_clean_run(self):
+        d = self.write(GUEST_OK)
+        self.assertEqual(self.cli('counts', d).stdout.split(), ['2', '0', '1'])
+        self.assertEqual(self.cli('problems', d).stdout, '')
+        self.assertEqual(verdict.exit_status(verdict.load(d)), 0)
+
+    def test_timeout_and_exit_status(self):
+        v = verdict.judge(GUEST_OK, timed_out=True)
+        self.assertEqual(verdict.exit_status(v), 1)
+        v = verdict.judge(GUEST_OK.replace('exit 0', 'exit 7'))
+        self.assertEqual(verdict.exit_status(v), 7)
+
+    def test_no_verdict(self):
+        import tempfile
+        r = self.cli('counts', tempfile.mkdtemp())
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('no verdict', r.stderr)
+
+    def test_parse_subcommand(self):
+        import tempfile
+        log = os.path.join(tempfile.mkdtemp(), 'console.log')
+        with open(log, 'w') as f:
+            f.write(KUNIT + GUEST_OK)
+        r = self.cli('parse', log)
+        self.assertEqual(r.returncode, 1)           # a KUnit case failed
+        self.assertTrue(r.stdout.endswith('5 passed, 1 failed, 2 skipped\n'), r.stdout)
 
 
 class TestTopo(unittest.TestCase):
     def test_parse(self):
-        self.assertEqual(guestrun.parse_topo('2x4x2'), (2, 4, 2))
+        self.assertEqual(qemu.parse_topo('2x4x2'), (2, 4, 2))
         for bad in ('2x4', 'axbxc', '0x4x2', '4x8x4', '2x4x2x1', ''):
             with self.assertRaises(ValueError, msg=bad):
-                guestrun.parse_topo(bad)
+                qemu.parse_topo(bad)
 
     def test_qemu_command(self):
         class A:
@@ -173,14 +252,14 @@ class TestTopo(unittest.TestCase):
             kernel = 'bz'
             initrd = 'rd'
             icount = ''
-        cmd = guestrun.qemu_command(A)
+        cmd = qemu.qemu_command(A)
         self.assertIn('cpus=16,sockets=1,cores=8,threads=2', cmd)
         self.assertIn('tcg,thread=multi', cmd)
         self.assertNotIn('-icount', cmd)
         self.assertTrue(cmd[cmd.index('-append') + 1].endswith('LATNICE_TOPO=1x8x2 x=1'))
         # -icount needs single-threaded TCG (QEMU refuses it with MTTCG).
         A.icount = 'shift=0,sleep=off'
-        cmd = guestrun.qemu_command(A)
+        cmd = qemu.qemu_command(A)
         self.assertIn('tcg,thread=single', cmd)
         self.assertEqual(cmd[cmd.index('-icount') + 1], 'shift=0,sleep=off')
         self.assertEqual(cmd[cmd.index('-seed') + 1], '1')

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench: the latency nice series measured against the unpatched kernel.
+
+Builds the baseline kernel (the same Debian source and config, without the
+series) beside the patched one, boots both with the same QEMU command and
+topology, runs bench/lnbench in the guests and writes one dated folder,
+results/<date>-bench/: runs.json and runs.csv (every run), tables.md, the
+PNG plots, and boots/<boot>/ for each boot (its QEMU command, console log
+and verdict.json).
+
+The figures (see README.md, "Benchmarks") are the registry of figures.py:
+  1. idle CPU search cost as the LLC grows, repeatable mode;
+  2. where wakees land, per latency nice value;
+  3. cost when unused: pingpong, messaging, wakeup latency, patched at the
+     default against baseline (and a wall-clock pingpong);
+  4. the RFC's table: pingpong at -19 and -20, SIS_CORE and NO_SIS_CORE.
+The layers: figures.py plans (and tabulates), runner.py builds and boots,
+report.py reads the verdicts into runs.json and writes the tables.
+
+Usage: bench/bench.py [--mode quick|full] [--only FIGURES] [--plan]
+       bench/bench.py --report results/<date>-bench
+BENCH=full in make's environment selects the full matrix.
+"""
+import argparse
+import functools
+import json
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(TOP, 'scripts'))
+import settings  # noqa: E402
+import figures  # noqa: E402
+import report  # noqa: E402
+import runner  # noqa: E402
+
+log = report.log
+
+
+def print_plan(boots):
+    for b in boots:
+        print('%s: %s kernel, %s, %s, %d runs' % (b.name, b.kernel, b.topo, b.mode,
+                                                  len(b.runs)))
+        for r in b.runs:
+            print('    %s: %s' % (r.id, ' '.join(str(c) for c in r.cmd)))
+
+
+def run(boots, outdir, boot_one, ids, **meta):
+    """Boot each of @boots into @outdir/boots/<name> with boot_one(boot,
+    folder, i, total) -> exit status, then write runs.json, runs.csv,
+    tables.md and the plots of figures @ids into @outdir.
+    Returns (runs.json's data, tables.md's text, the runs without a result)."""
+    exits = {}
+    for i, b in enumerate(boots, 1):
+        folder = os.path.join(outdir, 'boots', b.name)
+        os.makedirs(folder)
+        exits[b.name] = boot_one(b, folder, i, len(boots))
+    data = report.collect(outdir, boots, exits, figures=list(ids), **meta)
+    report.save(data, outdir)
+    text, missing = report.write(data, outdir, [figures.FIGURES[i] for i in ids])
+    return data, text, missing
+
+
+def report_again(outdir):
+    """--report: tables.md and the plots of @outdir again, from its runs.json."""
+    with open(os.path.join(outdir, 'runs.json')) as f:
+        data = json.load(f)
+    # runs.json keeps the figure ids; an older one the --only string.
+    ids = figures.select(','.join(data['figures']) if data.get('figures')
+                         else data.get('only'))
+    text, missing = report.write(data, outdir, [figures.FIGURES[i] for i in ids])
+    print(text)
+    return 1 if missing else 0
+
+
+def main(argv=None):
+    s = settings.load()
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--mode', default=s['BENCH'],
+                    help='%s (default: BENCH, %s)' % (' or '.join(figures.MODES), s['BENCH']))
+    ap.add_argument('--only', default='',
+                    help='figures to run: ids from %s, e.g. 12 or 1,2 (default: all)'
+                    % ', '.join(figures.FIGURES))
+    ap.add_argument('--plan', action='store_true', help='print the boots and runs and stop')
+    ap.add_argument('--report', metavar='DIR',
+                    help='write the tables and plots of results DIR again, from its runs.json')
+    args = ap.parse_args(argv)
+    try:
+        if args.report:
+            return report_again(args.report)
+        ids = figures.select(args.only)
+    except ValueError as e:
+        print('bench: %s' % e, file=sys.stderr)
+        return 2
+    if args.mode not in figures.MODES:
+        print('bench: BENCH=%s: use %s' % (args.mode, ' or '.join(figures.MODES)),
+              file=sys.stderr)
+        return 2
+    boots = figures.plan(args.mode, ids)
+    if args.plan:
+        print_plan(boots)
+        return 0
+    t0 = time.time()
+    prog = runner.build(s)
+    outdir = os.path.join(s['RESULTS'], time.strftime('%Y%m%d-%H%M%S') + '-bench')
+    os.makedirs(outdir)
+    log('==> %d boots, %d runs, results in %s' % (len(boots), sum(len(b.runs) for b in boots),
+                                                 os.path.relpath(outdir, TOP)))
+    boot_one = functools.partial(runner.boot, s=s, prog=prog)
+    _, text, missing = run(boots, outdir, boot_one, ids, version=s['KVER_DEB'],
+                           mode=args.mode, icount=s['ICOUNT_REPEATABLE'])
+    print()
+    print(text)
+    log('==> make bench (%s): %ds in all; results in %s'
+        % (args.mode, time.time() - t0, os.path.relpath(outdir, TOP)))
+    if missing:
+        log('bench: %d runs gave no result (see boots/*/console.log and verdict.json)'
+            % len(missing))
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

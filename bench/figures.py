@@ -1,0 +1,529 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The figures of make bench: the registry, and each figure's plan, table,
+checked claims and plots.
+
+A figure is one entry of FIGURES (a Figure): its id (what --only names),
+its parameters per mode (quick, full), plan(p) -> the boots and runs it
+needs, table(records, p) -> its Markdown, and optionally claims(records)
+-> the statements it checks, plots(records, p) -> report.Plot specs, and
+needs (figures whose runs its table reads).  Figures that name the same
+boot share it: plan() merges their runs into one boot, in registry order.
+Adding a figure is one entry here plus its workload in lnbench.c.
+
+A run's record (runs.json) holds the run's figure, workload, kernel,
+topology, mode, value, features, core/util, the run's meta (llc, threads,
+rep), and the key=value figures lnbench printed; see report.records_of().
+"""
+import statistics
+
+from report import Plot, find, fmt, num, pct, sig, table, vname
+
+# Latency nice values of the patched kernel; None: none set (the default, 0).
+VALUES = (None, -10, -19, -20)
+# The RFC's uperf thread counts on its 88-CPU machine, as shares of the CPUs.
+RFC_THREADS = (8, 16, 32, 48, 64, 128)
+RFC_CPUS = 88
+# The RFC's table (seed cover letter): threads -> (baseline, SIS_CORE, NO_SIS_CORE).
+RFC_TABLE = {8: (64.66, 64.38, 64.79), 16: (123.34, 122.88, 125.87),
+             32: (215.18, 215.55, 247.77), 48: (278.56, 321.6, 321.2),
+             64: (259.99, 319.45, 333.95), 128: (431.1, 437.69, 431.09)}
+UNUSED_TOPO = '1x8x2'
+
+
+# ---------------------------------------------------------------- plan
+
+class Run:
+    """One workload in a guest: an id, what it measures, and its command."""
+
+    def __init__(self, figure, workload, value, features, cmd, **meta):
+        self.figure, self.workload, self.value = figure, workload, value
+        self.features, self.cmd, self.meta = features, cmd, meta
+        self.id = '%s-%s-%s-%s' % (figure, workload, 'def' if value is None
+                                   else value, '-'.join(features) or 'default')
+        for k in sorted(meta):
+            self.id += '-%s%s' % (k, meta[k])
+
+
+class Boot:
+    """One guest: its name (and results folder boots/<name>), kernel
+    (baseline or patched), topology, mode (icount or wall), whether
+    schedstats are on, and its runs in order."""
+
+    def __init__(self, name, kernel, topo, mode, schedstats, runs):
+        self.name, self.kernel, self.topo, self.mode = name, kernel, topo, mode
+        self.schedstats, self.runs = schedstats, runs
+
+
+class Figure:
+    """A registry entry; see the module's docstring."""
+
+    def __init__(self, fid, title, modes, plan, table, claims=None, plots=None,
+                 needs=()):
+        self.id, self.title, self.modes = fid, title, modes
+        self.plan, self.table, self.claims, self.plots = plan, table, claims, plots
+        self.needs = tuple(needs)
+
+
+def ncpus(topo):
+    s, c, t = (int(x) for x in topo.split('x'))
+    return s * c * t
+
+
+def cpulist(cpus):
+    return ','.join(str(c) for c in cpus)
+
+
+def pairs_for(threads, n):
+    """The RFC's thread count on 88 CPUs, as the same share of n CPUs."""
+    return max(1, round(threads * n / RFC_CPUS))
+
+
+def budget(value, llc, smt=2):
+    """latency_nice_scan_budget() of the series (kernel/sched/sched.h)."""
+    if value is None or value >= 0:
+        return None
+    if value <= -20:
+        return 0
+    return max(max(smt, 2), -(-llc * (value + 20) // 20))
+
+
+# ------------------------------------------------- figures 1 and 2: the LLC
+
+LLC_MODES = dict(
+    quick=dict(llc=(8, 16, 32, 64), rounds=160),
+    full=dict(llc=(8, 16, 32, 64), rounds=800),
+)
+
+
+def llc_boots(p, runs_of):
+    """A baseline and a patched boot per LLC size (1 socket x llc/2 cores x
+    2 threads, repeatable mode, schedstats on), with runs_of(kernel, llc,
+    values, cores) as their runs."""
+    boots = []
+    for llc in p['llc']:
+        for kernel in ('baseline', 'patched'):
+            values = VALUES if kernel == 'patched' else (None,)
+            cores = (('SIS_CORE',), ('NO_SIS_CORE',)) if kernel == 'patched' else ((),)
+            boots.append(Boot('bench-llc%d-%s' % (llc, kernel), kernel,
+                              '1x%dx2' % (llc // 2), 'icount', True,
+                              runs_of(llc, values, cores)))
+    return boots
+
+
+def plan_search(p):
+    def runs_of(llc, values, cores):
+        full_busy = cpulist(range(1, llc))
+        runs = []
+        # NO_DELAY_DEQUEUE: a task that blocks is dequeued, so that each
+        # wakeup chooses a CPU (6.12 keeps some on the runqueue).
+        for util in ('SIS_UTIL', 'NO_SIS_UTIL'):
+            for v in values:
+                for core in cores:
+                    runs.append(Run('1', 'search', v, core + (util, 'NO_DELAY_DEQUEUE'),
+                                    ['rtt', '-n', p['rounds'], '-b', full_busy], llc=llc))
+        return runs
+    return llc_boots(p, runs_of)
+
+
+def plan_placement(p):
+    def runs_of(llc, values, cores):
+        # Every other core busy (both siblings), the waker's core not.
+        half_busy = cpulist(c for c in range(llc) if (c // 2) % 2 == 1)
+        return [Run('2', 'placement', v, core + ('SIS_UTIL', 'NO_DELAY_DEQUEUE'),
+                    ['rtt', '-R', '-n', p['rounds'] // 2, '-b', half_busy], llc=llc)
+                for v in values for core in cores]
+    return llc_boots(p, runs_of)
+
+
+def figure1(records, p):
+    md = ['## 1. Idle CPU search cost as the LLC grows (repeatable mode)\n',
+          'Every CPU of the LLC but the waker\'s (CPU 0) runs a pinned busy '
+          'thread; the wakee may run anywhere, so each wakeup searches the LLC '
+          'and finds nothing idle.  Per wakeup (%d round trips): CPUs probed, '
+          'time in the search (ns of virtual time), share of wakeups that found '
+          'an idle CPU; and the round trip time, against baseline.  "default" '
+          'is the patched kernel with no latency nice set (0); the baseline '
+          'kernel has no counters.\n' % p['rounds']]
+    for util in ('SIS_UTIL', 'NO_SIS_UTIL'):
+        for core in ('SIS_CORE', 'NO_SIS_CORE'):
+            rows = []
+            for llc in p['llc']:
+                base = find(records, figure='1', kernel='baseline', llc=llc, util=util)
+                for v in VALUES:
+                    r = find(records, figure='1', kernel='patched', llc=llc, util=util,
+                             core=core, value=v)
+                    if not r:
+                        continue
+                    w = r.get('rounds') or 1
+                    rows.append([llc, vname(v), fmt(num(r, 'probes') and num(r, 'probes') / w, 2),
+                                 fmt(num(r, 'scan_ns') and num(r, 'scan_ns') / w, 0),
+                                 fmt(num(r, 'found') is not None and 100 * num(r, 'found') / w, 1),
+                                 fmt(num(r, 'rtt_ns'), 0),
+                                 fmt(num(base, 'rtt_ns') if base else None, 0),
+                                 fmt(pct(num(r, 'rtt_ns'),
+                                         num(base, 'rtt_ns') if base else None), 2)])
+            md.append('### %s, %s\n' % (util, core))
+            md.append(table(['LLC', 'value', 'probed/wakeup', 'search ns/wakeup',
+                             'found %', 'rtt ns', 'baseline rtt ns', 'rtt vs baseline %'], rows))
+    return '\n'.join(md)
+
+
+def claims(records):
+    """The statements the README makes, checked against the runs.  A run
+    without the search counters fails the check: it proves nothing."""
+    runs = [r for r in records if r['figure'] == '1' and r['kernel'] == 'patched'
+            and r.get('value') is not None]
+    bad = {-20: [], 'bounded': []}
+    n = {-20: 0, 'bounded': 0}
+    for r in runs:
+        key = -20 if r['value'] == -20 else 'bounded'
+        n[key] += 1
+        probes, scans, time_ns = num(r, 'probes'), num(r, 'scans'), num(r, 'scan_ns')
+        if probes is None or scans is None or time_ns is None:
+            bad[key].append(r)
+        elif key == -20 and (probes or time_ns):
+            bad[key].append(r)
+        elif key == 'bounded' and probes > scans * budget(r['value'], r['llc']):
+            bad[key].append(r)
+
+    def verdict(key):
+        if not n[key]:
+            return 'NOT CHECKED (no runs)'
+        return 'holds' if not bad[key] else 'FAILS in %d runs' % len(bad[key])
+    return ('- -20: no CPU probed and no time in a search at every LLC size: %s '
+            '(%d runs).\n- -10 and -19: never more CPUs probed than the budget per '
+            'search: %s (%d runs).\n' % (verdict(-20), n[-20], verdict('bounded'),
+                                         n['bounded']))
+
+
+def plots_search(records, p):
+    """The LLC-growth curves: CPUs probed and time in the search per wakeup."""
+    out = []
+    for metric, label in (('probes', 'CPUs probed per wakeup'),
+                          ('scan_ns', 'ns in the search per wakeup')):
+        for util in ('NO_SIS_UTIL', 'SIS_UTIL'):
+            lines = ['# llc ' + ' '.join(vname(v) for v in VALUES)]
+            for llc in p['llc']:
+                vals = []
+                for v in VALUES:
+                    r = find(records, figure='1', kernel='patched', llc=llc, util=util,
+                             core='SIS_CORE', value=v)
+                    x = num(r, metric) if r else None
+                    vals.append('%g' % (x / r['rounds']) if x is not None else 'NaN')
+                lines.append('%d %s' % (llc, ' '.join(vals)))
+            script = ('set terminal png noenhanced size 800,500; set output "%%(png)s"; '
+                      'set title "%s, SIS_CORE (%s, -icount)"; set xlabel "CPUs in the LLC"; '
+                      'set ylabel "%s"; set logscale x 2; set key top left; set grid; '
+                      'plot "%%(dat)s" using 1:2 with linespoints title "default (0)", '
+                      '"" using 1:3 with linespoints title "-10", '
+                      '"" using 1:4 with linespoints title "-19", '
+                      '"" using 1:5 with linespoints title "-20"' % (label, util, label))
+            out.append(Plot('llc-%s-%s.png' % (metric, util),
+                            'plot-%s-%s.dat' % (metric, util),
+                            '\n'.join(lines) + '\n', script))
+    return out
+
+
+def figure2(records, p):
+    md = ['## 2. Where wakees land (repeatable mode)\n',
+          'The waker runs on CPU 0; both siblings of every odd core run busy '
+          'threads, so CPU 0\'s sibling and the even cores are idle.  The wakee '
+          'returns to CPU 0 after each round, so every wakeup starts from the '
+          'same place.  Share of wakeups landing on the waker\'s CPU, its SMT '
+          'sibling or another core, and on a busy CPU (a busy thread\'s or the '
+          'waker\'s).\n']
+    rows = []
+    for llc in p['llc']:
+        cand = [('baseline', None, '')] + [('patched', v, c) for v in VALUES
+                                           for c in ('SIS_CORE', 'NO_SIS_CORE')]
+        for kernel, v, core in cand:
+            kw = dict(figure='2', kernel=kernel, llc=llc)
+            if kernel == 'patched':
+                kw.update(value=v, core=core)
+            r = find(records, **kw)
+            if not r:
+                continue
+            rows.append([llc, kernel, vname(v), core or '-'] +
+                        ['%.1f' % (100 * float(r.get(k, 'nan'))) for k in
+                         ('same', 'sibling', 'other', 'on_busy')])
+    md.append(table(['LLC', 'kernel', 'value', 'feature', 'same CPU %', 'SMT sibling %',
+                     'other core %', 'on a busy CPU %'], rows))
+    return '\n'.join(md)
+
+
+# ------------------------------------------- figures 3 and 4: 1x8x2 workloads
+
+UNUSED_MODES = dict(
+    quick=dict(shares=(8, 32, 64), pp_seconds=0.5, reps=3, wall_shares=(32,),
+               wall_reps=3, wall_seconds=2.0, hb_loops=60, wk_rounds=400),
+    full=dict(shares=RFC_THREADS, pp_seconds=1.0, reps=5, wall_shares=(8, 32, 64),
+              wall_reps=5, wall_seconds=3.0, hb_loops=120, wk_rounds=1000),
+)
+
+
+def unused_runs(p, value, features, rep):
+    """pingpong at each share (figure 3 at the default, 4 with a value);
+    at the default also messaging (processes, threads) and wakeup."""
+    n = ncpus(UNUSED_TOPO)
+    runs = []
+    for t in p['shares']:
+        runs.append(Run('3' if value is None else '4', 'pingpong', value, features,
+                        ['pingpong', '-p', pairs_for(t, n), '-t', p['pp_seconds']],
+                        threads=t, rep=rep))
+    if value is None:
+        for thr in ((), ('-T',)):
+            runs.append(Run('3', 'messaging-' + ('threads' if thr else 'processes'),
+                            None, features, ['messaging', '-g', 1, '-l', p['hb_loops']]
+                            + list(thr), rep=rep))
+        runs.append(Run('3', 'wakeup', None, features,
+                        ['wakeup', '-m', 2, '-w', n // 2 - 1, '-n', p['wk_rounds']],
+                        rep=rep))
+    return runs
+
+
+def plan_unused(p):
+    n = ncpus(UNUSED_TOPO)
+    reps = p['reps']
+    boots = []
+    for kernel in ('baseline', 'patched'):
+        runs = []
+        for rep in range(1, reps + 1):
+            runs += unused_runs(p, None, ('SIS_UTIL', 'DELAY_DEQUEUE') +
+                                (('SIS_CORE',) if kernel == 'patched' else ()), rep)
+        boots.append(Boot('bench-unused-%s' % kernel, kernel, UNUSED_TOPO, 'icount',
+                          False, runs))
+    # The same boot of the patched kernel again: icount must repeat.
+    runs = []
+    for rep in range(reps + 1, 2 * reps + 1):
+        runs += unused_runs(p, None, ('SIS_UTIL', 'DELAY_DEQUEUE', 'SIS_CORE'), rep)
+    boots.append(Boot('bench-unused-patched-again', 'patched', UNUSED_TOPO, 'icount',
+                      False, runs))
+    # Wall clock: noisy, so repeated and reported with the spread.
+    for kernel in ('baseline', 'patched'):
+        runs = []
+        values = (None, -20) if kernel == 'patched' else (None,)
+        for rep in range(1, p['wall_reps'] + 1):
+            for v in values:
+                for t in p['wall_shares']:
+                    runs.append(Run('3w', 'pingpong', v, (),
+                                    ['pingpong', '-p', pairs_for(t, n), '-t',
+                                     p['wall_seconds']], threads=t, rep=rep))
+        boots.append(Boot('bench-wall-%s' % kernel, kernel, UNUSED_TOPO, 'wall',
+                          False, runs))
+    return boots
+
+
+def plan_rfc(p):
+    runs = []
+    for v in (-19, -20):
+        for core in ('SIS_CORE', 'NO_SIS_CORE'):
+            runs += unused_runs(p, v, (core, 'SIS_UTIL', 'DELAY_DEQUEUE'), 1)
+    return [Boot('bench-unused-patched', 'patched', UNUSED_TOPO, 'icount', False, runs)]
+
+
+def metric_keys(workload):
+    if workload == 'wakeup':
+        return ('p50_ns', 'p99_ns', 'p999_ns')
+    return ('tps',) if workload == 'pingpong' else ('seconds',)
+
+
+def median_of(records, kernel, workload, threads, reps, key):
+    """The median of @key over the repetitions @reps of a figure 3 run, and
+    the spread of the repetitions (max - min, % of the median)."""
+    xs = [num(r, key) for r in records if r['figure'] == '3' and r['kernel'] == kernel
+          and r['workload'] == workload and r.get('threads') == threads
+          and r.get('rep') in reps]
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return None, None
+    m = statistics.median(xs)
+    return m, (100 * (max(xs) - min(xs)) / m if m else None)
+
+
+def figure3(records, p):
+    """(Markdown, largest difference against baseline %, largest difference
+    between the two boots of the patched kernel %)."""
+    reps = p.get('reps', 1)
+    first, second = range(1, reps + 1), range(reps + 1, 2 * reps + 1)
+    md = ['## 3. Cost when unused: patched at the default against baseline (repeatable mode)\n',
+          'Topology %s.  pingpong: transactions per second (higher is better); '
+          'messaging: seconds (lower is better); wakeup: latency percentiles in ns '
+          '(lower is better).  Each figure is the median of %d runs in one boot; '
+          'the spread is (max - min) / median of those runs.\n' % (UNUSED_TOPO, reps)]
+    rows, worst = [], 0.0
+    n = ncpus(UNUSED_TOPO)
+    seen = []
+    for r in records:
+        if r['figure'] != '3' or r['kernel'] != 'patched' or r.get('rep') != 1:
+            continue
+        w, t = r['workload'], r.get('threads')
+        seen.append((w, t))
+        for k in metric_keys(w):
+            b, bs = median_of(records, 'baseline', w, t, first, k)
+            x, xs = median_of(records, 'patched', w, t, first, k)
+            if b is None or x is None:
+                continue
+            d = pct(x, b)
+            if d is not None:
+                worst = max(worst, abs(d))
+            what = w
+            if t:
+                what += ' %d pairs (%d%%)' % (pairs_for(t, n), round(100 * t / RFC_CPUS))
+            rows.append([what, k, sig(b), fmt(bs, 2), sig(x), fmt(xs, 2), fmt(d, 2),
+                         'yes' if d is not None and abs(d) <= 0.5 else 'NO'])
+    md.append(table(['workload', 'figure', 'baseline', 'spread %', 'patched, default',
+                     'spread %', 'difference %', 'within 0.5%'], rows))
+    md.append('Largest difference: %.2f%%.\n' % worst)
+    # Repeatability: the patched kernel booted twice.
+    rows, worst_rep = [], 0.0
+    for w, t in seen:
+        for k in metric_keys(w):
+            m1, _ = median_of(records, 'patched', w, t, first, k)
+            m2, _ = median_of(records, 'patched', w, t, second, k)
+            d = pct(m2, m1)
+            if d is None:
+                continue
+            worst_rep = max(worst_rep, abs(d))
+            rows.append([w + (' %d pairs' % pairs_for(t, n) if t else ''), k, sig(m1),
+                         sig(m2), fmt(d, 3)])
+    if rows:
+        md.append('### Repeatability: two boots of the patched kernel, same runs\n')
+        md.append(table(['workload', 'figure', 'first boot', 'second boot', 'difference %'],
+                        rows))
+        md.append('Largest difference between the two boots: %.3f%% (%s 1%%).\n'
+                  % (worst_rep, 'within' if worst_rep <= 1 else 'NOT within'))
+    # Wall clock.
+    rows = []
+    for t in p['wall_shares']:
+        for kernel, v in (('baseline', None), ('patched', None), ('patched', -20)):
+            xs = [num(r, 'tps') for r in records if r['figure'] == '3w' and
+                  r['kernel'] == kernel and r['value'] == v and r.get('threads') == t]
+            xs = [x for x in xs if x is not None]
+            if not xs:
+                continue
+            rows.append(['%d pairs' % pairs_for(t, n), kernel, vname(v), len(xs),
+                         fmt(statistics.mean(xs), 0), fmt(min(xs), 0), fmt(max(xs), 0),
+                         fmt(100 * (max(xs) - min(xs)) / statistics.mean(xs), 1)])
+    if rows:
+        md.append('### Wall-clock mode (multi-threaded TCG on this host: noisy)\n')
+        md.append(table(['pingpong', 'kernel', 'value', 'runs', 'mean tps', 'min', 'max',
+                         'spread %'], rows))
+    return '\n'.join(md), worst, worst_rep
+
+
+def figure4(records, p):
+    n = ncpus(UNUSED_TOPO)
+    md = ['## 4. The RFC\'s table: pingpong at -19 and -20 against baseline (repeatable mode)\n',
+          'Topology %s; the RFC\'s thread counts (of 88 CPUs) as the same share of '
+          '%d CPUs.  Transactions per second, and %% against baseline.  Beside it, '
+          'the RFC\'s uperf figures (44 cores / 88 threads, latency-nice=5 of its '
+          '1-100 scale, about -19 here).\n' % (UNUSED_TOPO, n)]
+    rows = []
+    for t in p['shares']:
+        # The baseline column is figure 3's (hence needs=('3',)).
+        base, _ = median_of(records, 'baseline', 'pingpong', t, range(1, p.get('reps', 1) + 1),
+                            'tps')
+        row = ['%d (%d pairs)' % (t, pairs_for(t, n)), fmt(base, 0)]
+        for v in (-19, -20):
+            for core in ('SIS_CORE', 'NO_SIS_CORE'):
+                r = find(records, figure='4', workload='pingpong', threads=t, value=v, core=core)
+                x = num(r, 'tps') if r else None
+                row.append('%s (%s%%)' % (fmt(x, 0), fmt(pct(x, base), 2)))
+        rfc = RFC_TABLE.get(t)
+        row.append('%.2f / %.2f (%+.2f%%) / %.2f (%+.2f%%)' % (
+            rfc[0], rfc[1], pct(rfc[1], rfc[0]), rfc[2], pct(rfc[2], rfc[0])) if rfc else '-')
+        rows.append(row)
+    md.append(table(['threads', 'baseline', '-19, SIS_CORE', '-19, NO_SIS_CORE',
+                     '-20, SIS_CORE', '-20, NO_SIS_CORE', 'RFC: baseline / 5,SIS_CORE / '
+                     '5,NO_SIS_CORE'], rows))
+    return '\n'.join(md)
+
+
+# ---------------------------------------------------------------- registry
+
+def registry(*figures):
+    """{id: Figure}, checked: ids unique, the same modes (BENCH's values)
+    in every figure, and what they need registered."""
+    out = {}
+    for f in figures:
+        if f.id in out:
+            raise ValueError('figure %s registered twice' % f.id)
+        if out and set(f.modes) != set(figures[0].modes):
+            raise ValueError('figure %s has modes %s, figure %s %s'
+                             % (f.id, ', '.join(f.modes), figures[0].id,
+                                ', '.join(figures[0].modes)))
+        out[f.id] = f
+    for f in out.values():
+        for d in f.needs:
+            if d not in out:
+                raise ValueError('figure %s needs figure %s, which is not registered'
+                                 % (f.id, d))
+    return out
+
+
+FIGURES = registry(
+    Figure('1', 'Idle CPU search cost as the LLC grows', LLC_MODES, plan_search, figure1,
+           claims=claims, plots=plots_search),
+    Figure('2', 'Where wakees land', LLC_MODES, plan_placement, figure2),
+    Figure('3', 'Cost when unused', UNUSED_MODES, plan_unused,
+           lambda records, p: figure3(records, p)[0]),
+    Figure('4', 'The RFC\'s table', UNUSED_MODES, plan_rfc, figure4, needs=('3',)),
+)
+# The modes (BENCH, --mode): every figure has parameters for each.
+MODES = tuple(next(iter(FIGURES.values())).modes)
+
+
+def select(only=None, figures=None):
+    """The figure ids that --only names, with the figures they need, in
+    registry order.  @only: None or '' (every figure), ids separated by
+    commas ('1,2') or, when every id is one character, written together
+    ('12').  An unknown id raises ValueError."""
+    figures = FIGURES if figures is None else figures
+    if not only:
+        return list(figures)
+    only = only.strip()
+    if ',' in only or only in figures:
+        want = [x.strip() for x in only.split(',') if x.strip()]
+    else:
+        want = list(only.replace(' ', ''))
+    unknown = [x for x in want if x not in figures]
+    if unknown or not want:
+        raise ValueError('unknown figure %s in --only %r: the figures are %s '
+                         '(e.g. --only %s or --only %s)'
+                         % (', '.join(unknown) or '(none)', only, ', '.join(figures),
+                            ''.join(list(figures)[:2]), ','.join(list(figures)[:2])))
+    chosen, todo = set(), list(want)
+    while todo:
+        fid = todo.pop()
+        if fid not in chosen:
+            chosen.add(fid)
+            todo += figures[fid].needs
+    return [fid for fid in figures if fid in chosen]
+
+
+def plan(mode, ids, figures=None):
+    """The boots of figures @ids in @mode.  Figures that name the same boot
+    share it (its runs in the figures' order); they must agree on its
+    kernel, topology, mode and schedstats."""
+    figures = FIGURES if figures is None else figures
+    modes = next(iter(figures.values())).modes
+    if mode not in modes:
+        raise ValueError('mode %s: use %s' % (mode, ' or '.join(modes)))
+    boots, by_name = [], {}
+    for fid in ids:
+        for b in figures[fid].plan(figures[fid].modes[mode]):
+            have = by_name.get(b.name)
+            if have is None:
+                by_name[b.name] = b
+                boots.append(b)
+                continue
+            if (have.kernel, have.topo, have.mode, have.schedstats) != \
+                    (b.kernel, b.topo, b.mode, b.schedstats):
+                raise ValueError('figure %s plans boot %s differently from an earlier '
+                                 'figure' % (fid, b.name))
+            have.runs = have.runs + b.runs
+    for b in boots:
+        ids_ = [r.id for r in b.runs]
+        if len(ids_) != len(set(ids_)):
+            raise ValueError('boot %s has two runs with the same id' % b.name)
+    return boots

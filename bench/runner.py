@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make bench's runner: builds what the boots need and boots them.
+
+build() installs gnuplot, builds the patched kernel and the guest programs
+(make programs), the baseline kernel (a git worktree of the base commit at
+BASE_SRC, built into BASE_OBJ) and lnbench ($BUILD/bench/lnbench).
+boot() runs one boot through scripts/boot.sh into the folder it is given;
+boot.sh (scripts/qemu.py) leaves its verdict.json there, which the report
+reads.  Every path and version comes from scripts/settings.
+"""
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if os.path.join(TOP, 'scripts') not in sys.path:
+    sys.path.insert(0, os.path.join(TOP, 'scripts'))
+
+LNBENCH_SOURCES = (os.path.join(TOP, 'bench', 'lnbench.c'),
+                   os.path.join(TOP, 'tests', 'guest', 'cpulist.h'))
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def kernel_of(kernel, s):
+    """The bzImage of the baseline or the patched kernel."""
+    obj = {'baseline': s['BASE_OBJ'], 'patched': s['OBJ']}[kernel]
+    return os.path.join(obj, 'arch', 'x86', 'boot', 'bzImage')
+
+
+def lnbench_path(s):
+    return os.path.join(s['BUILD'], 'bench', 'lnbench')
+
+
+def stale(target, sources):
+    """True when @target is missing or older than one of @sources."""
+    if not os.path.exists(target):
+        return True
+    t = os.path.getmtime(target)
+    return any(os.path.getmtime(src) > t for src in sources)
+
+
+def build_lnbench(s):
+    prog = lnbench_path(s)
+    if stale(prog, LNBENCH_SOURCES):
+        os.makedirs(os.path.dirname(prog), exist_ok=True)
+        sh(['gcc', '-static', '-O2', '-Wall', '-pthread', '-I',
+            os.path.join(TOP, 'tests', 'guest'), '-o', prog, LNBENCH_SOURCES[0]])
+    return prog
+
+
+def build(s):
+    """Everything the boots need; returns the path of lnbench."""
+    log('==> set-up, kernels and programs')
+    sh([os.path.join(TOP, 'scripts', 'setup.sh'), 'bench'])
+    sh(['make', '-s', '-C', TOP, 'programs'])
+    base_tree, src = s['BASE_SRC'], s['SRC']
+    want = subprocess.run(['git', '-C', src, 'rev-parse', 'base'], stdout=subprocess.PIPE,
+                          text=True, check=True).stdout.strip()
+    have = subprocess.run(['git', '-C', base_tree, 'rev-parse', 'HEAD'], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    if os.path.isdir(base_tree) and have != want:
+        log('==> baseline tree %s is not at the base commit: made again' % base_tree)
+        sh(['rm', '-rf', base_tree])
+    if not os.path.isdir(base_tree):
+        log('==> baseline tree: a git worktree of the pristine base at %s' % base_tree)
+        sh(['git', '-C', src, 'worktree', 'prune'])
+        sh(['git', '-C', src, 'worktree', 'add', '-q', '--detach', base_tree, 'base'])
+    sh([os.path.join(TOP, 'scripts', 'build-kernel.sh'), base_tree, s['BASE_OBJ']])
+    return build_lnbench(s)
+
+
+def guest_script(boot):
+    """The guest's command: set-up, then every run between markers."""
+    lines = ['ip link set lo up',
+             'echo %d > /proc/sys/kernel/sched_schedstats' % boot.schedstats,
+             'F=/sys/kernel/debug/sched/features',
+             'echo "BENCH-INFO kernel=$(uname -r) cpus=$(nproc)"',
+             'cat /sys/kernel/debug/sched/domains/cpu0/domain*/name 2>/dev/null | '
+             'tr "\\n" " " | sed "s/^/BENCH-INFO domains=/"; echo',
+             'failed=0']
+    for r in boot.runs:
+        feats = ' '.join('echo %s > $F;' % f for f in r.features)
+        cmd = ' '.join(shlex.quote(str(c)) for c in ['/extra/lnbench'] + r.cmd)
+        if r.value is not None:
+            cmd = '/tests/latnice -n %d %s' % (r.value, cmd)
+        lines.append('%s echo "LATNICE-TEST-BEGIN %s"; %s; rc=$?; '
+                     'echo "LATNICE-TEST-END %s $rc"; [ $rc -eq 0 ] || failed=$((failed + 1))'
+                     % (feats, r.id, cmd, r.id))
+    lines.append('exit $failed')
+    return '\n'.join(lines) + '\n'
+
+
+def boot_env(boot, s, environ=None):
+    """boot.sh's environment for @boot."""
+    environ = os.environ if environ is None else environ
+    return dict(environ, TOPO=boot.topo, KERNEL=kernel_of(boot.kernel, s),
+                ICOUNT=s['ICOUNT_REPEATABLE'] if boot.mode == 'icount' else '',
+                # A line per run is too many: the boot's own lines only,
+                # unless SHOW is given.
+                SHOW=environ.get('SHOW') or 'none',
+                GUEST_TIMEOUT=s['BENCH_TIMEOUT'], ACCEL='tcg')
+
+
+def boot(b, results, i, total, s, prog):
+    """Boot @b with scripts/boot.sh into @results (its verdict.json is
+    the outcome); returns boot.sh's exit status."""
+    log('==> [%d/%d] %s kernel, %s, %s mode: %d runs'
+        % (i, total, b.kernel, b.topo, b.mode, len(b.runs)))
+    os.makedirs(results, exist_ok=True)
+    # boot.sh keeps its own copy (guest-cmd).
+    fd, cmdfile = tempfile.mkstemp(prefix='bench-cmd-', dir=results)
+    with os.fdopen(fd, 'w') as f:
+        f.write(guest_script(b))
+    t0 = time.time()
+    try:
+        rc = subprocess.run([os.path.join(TOP, 'scripts', 'boot.sh'), results, cmdfile,
+                             '/extra/lnbench=' + prog,
+                             '/tests/latnice=' + os.path.join(s['PROGRAMS'], 'latnice')],
+                            env=boot_env(b, s)).returncode
+    finally:
+        os.unlink(cmdfile)
+    log('    %s: done in %ds (exit %d)' % (b.name, time.time() - t0, rc))
+    return rc

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Boot a kernel in QEMU with an initramfs, keep its console, judge it.
+
+    qemu.py --kernel BZIMAGE --initrd CPIO --results DIR [options]
+
+Writes into DIR: qemu-command (the exact command line), console.log,
+qemu-stderr.log and verdict.json (scripts/verdict.py judges the console).
+Exits with the guest command's exit status, or non-zero when the kernel
+splats, the guest crashes or QEMU times out.  scripts/boot.sh is the usual
+way in: it makes the initramfs and chooses the accelerator.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+import verdict
+
+
+def parse_topo(topo):
+    m = re.fullmatch(r'(\d+)x(\d+)x(\d+)', topo)
+    if not m:
+        raise ValueError('topology must be SOCKETSxCORESxTHREADS, e.g. 2x4x2, '
+                         'not %r' % topo)
+    s, c, t = (int(x) for x in m.groups())
+    if s < 1 or c < 1 or t < 1 or s * c * t > 64:
+        raise ValueError('topology %r: need 1..64 CPUs in all' % topo)
+    return s, c, t
+
+
+def qemu_command(args):
+    s, c, t = parse_topo(args.topo)
+    ncpu = s * c * t
+    accel = {'tcg': 'tcg,thread=multi', 'kvm': 'kvm'}[args.accel]
+    if args.icount and args.accel == 'tcg':
+        # Instruction counting runs every vCPU in one thread.
+        accel = 'tcg,thread=single'
+    append = ('console=ttyS0 panic=-1 loglevel=7 LATNICE_TOPO=%s %s'
+              % (args.topo, args.append)).strip()
+    cmd = [args.qemu, '-nodefaults', '-no-reboot', '-display', 'none',
+           '-accel', accel,
+           '-cpu', args.cpu,
+           '-machine', 'pc',
+           '-smp', 'cpus=%d,sockets=%d,cores=%d,threads=%d' % (ncpu, s, c, t),
+           '-m', args.memory,
+           '-serial', 'stdio',
+           '-kernel', args.kernel,
+           '-initrd', args.initrd,
+           '-append', append]
+    if args.icount:
+        # Repeatable runs: a seeded random number generator for the guest
+        # (RDRAND) and no address space randomization in it.
+        cmd += ['-icount', args.icount, '-seed', '1']
+        cmd[cmd.index('-append') + 1] += ' norandmaps'
+    return cmd
+
+
+def show_line(show, line, in_guest, t0):
+    """What the terminal gets of one console line."""
+    if show == 'all':
+        return line
+    if show == 'guest' and in_guest:
+        return verdict.strip_ts(line)
+    if show == 'progress':
+        m = verdict.END_RE.search(line)
+        if m:
+            return '    %-40s exit %s  (%.0fs)\n' % (m.group(1), m.group(2),
+                                                   time.time() - t0)
+    if show != 'none' and verdict.is_splat(line):
+        return '    console: ' + line
+    return ''
+
+
+def boot(args):
+    """Run QEMU; returns (console text, timed out, seconds)."""
+    cmd = qemu_command(args)
+    with open(os.path.join(args.results, 'qemu-command'), 'w') as f:
+        f.write(' '.join(shlex.quote(c) for c in cmd) + '\n')
+    t0 = time.time()
+    timed_out = False
+    text = []
+    with open(os.path.join(args.results, 'console.log'), 'w') as log, \
+            open(os.path.join(args.results, 'qemu-stderr.log'), 'w') as err:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=err,
+                                start_new_session=True)
+
+        def on_alarm(signum, frame):
+            raise TimeoutError()
+        signal.signal(signal.SIGALRM, on_alarm)
+        signal.alarm(max(1, int(args.timeout)))
+        in_guest = False
+        try:
+            for raw in proc.stdout:
+                line = raw.decode('utf-8', 'replace')
+                log.write(line)
+                log.flush()
+                text.append(line)
+                if verdict.START_RE.search(line):
+                    in_guest = True
+                    if args.show == 'progress':
+                        print('    guest started after %.0fs' % (time.time() - t0),
+                              flush=True)
+                    continue
+                if verdict.EXIT_RE.search(line):
+                    in_guest = False
+                out = show_line(args.show, line, in_guest, t0)
+                if out:
+                    sys.stdout.write(out)
+                    sys.stdout.flush()
+            proc.wait()
+            signal.alarm(0)
+        except TimeoutError:
+            timed_out = True
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return ''.join(text), timed_out, time.time() - t0, cmd
+
+
+def run(args):
+    os.makedirs(args.results, exist_ok=True)
+    text, timed_out, elapsed, cmd = boot(args)
+    v = verdict.judge(text, timed_out, qemu_command=cmd, topology=args.topo,
+                      accel=args.accel, icount=args.icount,
+                      elapsed_s=round(elapsed, 1))
+    with open(os.path.join(args.results, 'verdict.json'), 'w') as fh:
+        json.dump(v, fh, indent=1)
+    for w in v['problems']:
+        print('    FAIL: %s' % w)
+    print('    guest run: %.0fs, console log: %s'
+          % (elapsed, os.path.join(args.results, 'console.log')))
+    return verdict.exit_status(v)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--kernel', required=True)
+    ap.add_argument('--initrd', required=True)
+    ap.add_argument('--results', required=True, help='folder for the logs')
+    ap.add_argument('--topo', required=True, help='SOCKETSxCORESxTHREADS')
+    ap.add_argument('--accel', choices=('tcg', 'kvm'), default='tcg')
+    ap.add_argument('--cpu', default='max')
+    ap.add_argument('--memory', default='1G')
+    ap.add_argument('--icount', default='', help='QEMU -icount argument')
+    ap.add_argument('--append', default='', help='more kernel parameters')
+    ap.add_argument('--timeout', type=float, required=True, help='seconds')
+    ap.add_argument('--qemu', default='qemu-system-x86_64')
+    ap.add_argument('--show', choices=('progress', 'guest', 'all', 'none'),
+                    default='progress')
+    args = ap.parse_args(argv)
+    try:
+        parse_topo(args.topo)
+    except ValueError as e:
+        print('error: %s' % e, file=sys.stderr)
+        return 2
+    return run(args)
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

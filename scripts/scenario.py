@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Guest test scenarios: one file each in tests/guest/scenarios/.
+
+A scenario is one boot of the test kernel: its topology, its kernel
+arguments, how cgroups are set up, whether QEMU counts instructions, and
+the programs it runs, in order.  A file holds "key: value" lines; lines
+starting with # are comments (the first ones describe the scenario):
+
+    title: KUnit, the ABI, placement and cgroup v2 tests
+    order: 10                   make check runs scenarios by order, then name
+    targets: check bisect       which targets boot it (check, bisect)
+    topology: 2x4x2             sockets x cores x threads
+    append: sched_verbose       more kernel arguments (optional)
+    cgroup: v2                  v2, or v1: the cpu controller on a v1
+                                hierarchy at /cgroup-v1/cpu (optional, v2)
+    icount: no                  yes: QEMU -icount (ICOUNT_REPEATABLE)
+    autogroup: on               off: boot with noautogroup (optional, on)
+    program: NAME COMMAND...    a program, as initramfs/run-tests runs it
+                                (repeatable; one at least)
+
+Command line (for scripts/lib.sh):
+    scenario.py list TARGET     the names of TARGET's scenarios, in order
+    scenario.py shell NAME      shell assignments SC_TITLE, SC_TOPO,
+                                SC_APPEND (kernel arguments), SC_ICOUNT (yes|no)
+    scenario.py programs NAME   the programs, one "NAME COMMAND" a line
+"""
+import os
+import re
+import shlex
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DIR = os.path.join(TOP, 'tests', 'guest', 'scenarios')
+KEYS = {'title', 'order', 'targets', 'topology', 'append', 'cgroup', 'icount',
+        'autogroup', 'program'}
+TARGETS = {'check', 'bisect'}
+NAME_RE = re.compile(r'^[a-z0-9][a-z0-9-]*$')
+TOPO_RE = re.compile(r'^(\d+)x(\d+)x(\d+)$')
+
+
+class ScenarioError(ValueError):
+    pass
+
+
+def parse(text, name='?'):
+    """A scenario file's text as a dict; ScenarioError names what is wrong."""
+    sc = {'name': name, 'title': None, 'order': 50, 'targets': set(),
+          'topology': None, 'append': '', 'cgroup': 'v2', 'icount': False,
+          'autogroup': True, 'programs': []}
+
+    def bad(n, why):
+        raise ScenarioError('scenario %s, line %d: %s' % (name, n, why))
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith('#'):
+            continue
+        key, sep, val = line.partition(':')
+        key, val = key.strip(), val.strip()
+        if not sep or key not in KEYS:
+            bad(n, 'not "key: value" with a key of %s' % ', '.join(sorted(KEYS)))
+        if key == 'title':
+            sc['title'] = val
+        elif key == 'order':
+            if not val.isdigit():
+                bad(n, 'order must be a number, not %r' % val)
+            sc['order'] = int(val)
+        elif key == 'targets':
+            t = set(val.split())
+            if not t <= TARGETS:
+                bad(n, 'unknown target(s) %s (known: %s)'
+                    % (' '.join(sorted(t - TARGETS)), ' '.join(sorted(TARGETS))))
+            sc['targets'] = t
+        elif key == 'topology':
+            m = TOPO_RE.match(val)
+            if not m or min(int(x) for x in m.groups()) < 1 or \
+                    int(m.group(1)) * int(m.group(2)) * int(m.group(3)) > 64:
+                bad(n, 'topology must be SOCKETSxCORESxTHREADS with 1..64 CPUs, not %r' % val)
+            sc['topology'] = val
+        elif key == 'append':
+            sc['append'] = val
+        elif key == 'cgroup':
+            if val not in ('v1', 'v2'):
+                bad(n, 'cgroup must be v1 or v2, not %r' % val)
+            sc['cgroup'] = val
+        elif key in ('icount', 'autogroup'):
+            yes = {'icount': ('yes', 'no'), 'autogroup': ('on', 'off')}[key]
+            if val not in yes:
+                bad(n, '%s must be %s or %s, not %r' % (key, yes[0], yes[1], val))
+            sc[key] = val == yes[0]
+        elif key == 'program':
+            prog = val.split(None, 1)
+            if len(prog) != 2:
+                bad(n, 'program needs a name and a command')
+            sc['programs'].append((prog[0], prog[1]))
+    for key in ('title', 'topology'):
+        if not sc[key]:
+            raise ScenarioError('scenario %s: no %s' % (name, key))
+    if not sc['programs']:
+        raise ScenarioError('scenario %s: no program' % name)
+    names = [p for p, _ in sc['programs']]
+    if len(set(names)) != len(names):
+        raise ScenarioError('scenario %s: a program name twice' % name)
+    return sc
+
+
+def kernel_args(sc):
+    """The kernel arguments a scenario adds to every boot's."""
+    args = [sc['append']] if sc['append'] else []
+    if sc['cgroup'] == 'v1':
+        args.append('LATNICE_CGROUP=v1')    # initramfs/init mounts it
+    if not sc['autogroup']:
+        args.append('noautogroup')
+    return ' '.join(args)
+
+
+def load(name, folder=DIR):
+    if not NAME_RE.match(name):
+        raise ScenarioError('scenario name %r: lower case, digits and -' % name)
+    path = os.path.join(folder, name)
+    try:
+        with open(path) as f:
+            return parse(f.read(), name)
+    except FileNotFoundError:
+        raise ScenarioError('no scenario %s (the files of %s are: %s)'
+                            % (name, folder, ' '.join(names(folder))))
+
+
+def names(folder=DIR):
+    return sorted(f for f in os.listdir(folder) if NAME_RE.match(f))
+
+
+def scenarios(target, folder=DIR):
+    """The scenarios TARGET boots, in order."""
+    all_ = [load(n, folder) for n in names(folder)]
+    return sorted((s for s in all_ if target in s['targets']),
+                  key=lambda s: (s['order'], s['name']))
+
+
+def main(argv, folder=DIR):
+    if len(argv) != 2 or argv[0] not in ('list', 'shell', 'programs'):
+        print('usage: scenario.py list TARGET | shell NAME | programs NAME',
+              file=sys.stderr)
+        return 2
+    try:
+        if argv[0] == 'list':
+            if argv[1] not in TARGETS:
+                raise ScenarioError('unknown target %s (known: %s)'
+                                    % (argv[1], ' '.join(sorted(TARGETS))))
+            for s in scenarios(argv[1], folder):
+                print(s['name'])
+            return 0
+        sc = load(argv[1], folder)
+    except ScenarioError as e:
+        print('error: %s' % e, file=sys.stderr)
+        return 1
+    if argv[0] == 'shell':
+        for var, val in (('SC_TITLE', sc['title']), ('SC_TOPO', sc['topology']),
+                         ('SC_APPEND', kernel_args(sc)),
+                         ('SC_ICOUNT', 'yes' if sc['icount'] else 'no')):
+            print('%s=%s' % (var, shlex.quote(val)))
+    else:
+        for p, cmd in sc['programs']:
+            print('%s %s' % (p, cmd))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge a guest's console log: the one reader of guest results.
+
+The guest init (initramfs/init) and test runner (initramfs/run-tests) print
+markers on the serial console:
+
+    LATNICE-GUEST: start
+    LATNICE-TEST-BEGIN <name>       (one per program)
+    ... program output (TAP from kselftest programs; BENCH key=value lines
+        from bench/lnbench) ...
+    LATNICE-TEST-END <name> <exit status>
+    LATNICE-GUEST: exit <status>
+
+KUnit prints KTAP while the kernel boots, before the guest starts.  The
+verdict counts KTAP and TAP results and fails the run on any kernel splat,
+on a missing exit marker (crash or timeout) and on a non-zero exit status.
+
+Everything here is pure (text in, dict out) but for the command line:
+
+    verdict.py parse LOG       judge a console log again (any results folder)
+    verdict.py counts DIR      "passed failed skipped" of DIR/verdict.json,
+                               run-level problems counted as failures
+    verdict.py problems DIR    why the run as a whole failed, a line each
+                               (nothing: it booted, ran and stopped cleanly)
+
+scripts/qemu.py writes DIR/verdict.json with judge(); every caller reads
+that file (through the subcommands above or load()), never the boot's stdout.
+"""
+import json
+import os
+import re
+import sys
+
+# An optional printk timestamp ("[    1.234567] ") before kernel lines.
+TS = r'(?:\[\s*\d+\.\d+\]\s?)?'
+
+# Lines that mean the kernel is unhappy.  Anchored at the start of a line
+# (after a timestamp) so that a program printing these words mid-line, or
+# boot banners such as "MAX_LOCKDEP_SUBCLASSES", do not count.
+SPLAT_RES = [re.compile('^' + TS + p) for p in (
+    r'WARNING: ',                       # WARN(), lockdep and RCU reports
+    r'BUG: ',                           # BUG(), sleeping in atomic, ...
+    r'kernel BUG at ',
+    r'Oops',
+    r'general protection fault',
+    r'Call Trace:',
+    r'Kernel panic',
+    r'INFO: task .* blocked for more than',
+    r'INFO: rcu_.* (?:self-)?detected stall',
+    r'DEBUG_LOCKS_WARN_ON',
+    r'possible (?:recursive|circular) locking',
+    r'inconsistent lock state',
+    r'suspicious RCU usage',
+    r'UBSAN: ',
+)]
+
+BEGIN_RE = re.compile(r'LATNICE-TEST-BEGIN (\S+)')
+END_RE = re.compile(r'LATNICE-TEST-END (\S+) (-?\d+)')
+START_RE = re.compile(r'LATNICE-GUEST: start')
+EXIT_RE = re.compile(r'LATNICE-GUEST: exit (-?\d+)')
+# TAP/KTAP result lines: indentation, "ok"/"not ok", number, description.
+RESULT_RE = re.compile(r'^(\s*)(not ok|ok) (\d+)\b(?: - | )?(.*)$')
+# A workload's figures: "BENCH key=value key=value ...".
+DATA_RE = re.compile(r'^BENCH (.*)$')
+KV_RE = re.compile(r'(\w+)=(\S+)')
+
+
+def strip_ts(line):
+    return re.sub('^' + TS, '', line)
+
+
+def is_splat(line):
+    return any(r.match(line) for r in SPLAT_RES)
+
+
+def result_of(line):
+    """(indent, name, pass|fail|skip) of a TAP/KTAP result line, or None."""
+    m = RESULT_RE.match(line.rstrip('\n'))
+    if not m:
+        return None
+    desc = m.group(4)
+    if m.group(2) == 'not ok':
+        status = 'fail'
+    elif re.search(r'#\s*SKIP', desc, re.IGNORECASE):
+        status = 'skip'
+    else:
+        status = 'pass'
+    return len(m.group(1).expandtabs(8)), desc.split('#')[0].strip(), status
+
+
+def count_ktap(lines):
+    """Leaf results of KTAP output (KUnit), as [(name, status)].
+
+    A suite's own result line summarises its cases, so only results that
+    have no nested results of their own (the leaves) are counted.
+    """
+    leaves = []
+    nested = set()          # indentation levels that have seen results
+    for raw in lines:
+        r = result_of(strip_ts(raw))
+        if not r:
+            continue
+        indent, name, status = r
+        had_children = any(i > indent for i in nested)
+        nested = {i for i in nested if i <= indent} | {indent}
+        if not had_children:
+            leaves.append((name, status))
+    return leaves
+
+
+def count_tap(lines, rc):
+    """One program's TAP results (top level only), as [(name, status)].
+
+    A program with no TAP lines counts as one test judged by its exit
+    status (None: it never finished); a program that exits non-zero with
+    no failed line counts one more failure, so that a crash after the last
+    "ok" is not hidden.  Exit status 4 (KSFT_SKIP) is a whole-program skip.
+    """
+    results = [(name, st) for indent, name, st in filter(None, map(result_of, lines))
+               if indent == 0]
+    if rc is None:
+        return results + [('did not finish', 'fail')]
+    if not results:
+        return [('exit status', 'pass' if rc == 0 else 'fail')]
+    if rc not in (0, 4) and not any(s == 'fail' for _, s in results):
+        results.append(('exit status %d' % rc, 'fail'))
+    return results
+
+
+def blocks(lines):
+    """Split a console log at the guest's markers, the one block parser.
+
+    Returns (boot, guest): the lines before "LATNICE-GUEST: start" (None
+    if it never came), and a dict with 'exit' (the guest's exit status or
+    None) and 'blocks', a list of (name, rc, lines) per test program (rc
+    None: the program never finished), timestamps stripped.
+    """
+    boot, guest, cur = [], None, None
+    for line in lines:
+        if guest is None:
+            if START_RE.search(line):
+                guest = {'exit': None, 'blocks': []}
+            else:
+                boot.append(line)
+            continue
+        clean = strip_ts(line)
+        m = EXIT_RE.search(line)
+        if m:
+            guest['exit'] = int(m.group(1))
+            continue
+        m = BEGIN_RE.search(line)
+        if m:
+            cur = (m.group(1), [])
+            continue
+        m = END_RE.search(line)
+        if m and cur is not None:
+            guest['blocks'].append((cur[0], int(m.group(2)), cur[1]))
+            cur = None
+            continue
+        if cur is not None:
+            cur[1].append(clean)
+    if cur is not None:
+        guest['blocks'].append((cur[0], None, cur[1]))
+    return boot, guest
+
+
+def data_of(lines):
+    """The last "BENCH key=value ..." line of a block, as a dict."""
+    out = {}
+    for line in lines:
+        m = DATA_RE.match(line.strip())
+        if m:
+            out = dict(KV_RE.findall(m.group(1)))
+    return out
+
+
+def parse_console(text):
+    """Judge a console log: a dict with started, exit, splats, kunit,
+    tests ({name: {rc, results, data}}) and order (the names as run)."""
+    lines = text.splitlines()
+    boot, guest = blocks(lines)
+    v = {'started': guest is not None,
+         'exit': guest['exit'] if guest else None,
+         'splats': [line.strip() for line in lines if is_splat(line)],
+         'kunit': count_ktap(boot),
+         'tests': {}, 'order': []}
+    for name, rc, blines in (guest['blocks'] if guest else []):
+        v['tests'][name] = {'rc': rc, 'results': count_tap(blines, rc),
+                            'data': data_of(blines)}
+        v['order'].append(name)
+    return v
+
+
+def tally(v):
+    """(passed, failed, skipped) over KUnit and the programs' results."""
+    results = list(v['kunit'])
+    for name in v['order']:
+        results += v['tests'][name]['results']
+    return tuple(sum(1 for _, st in results if st == want)
+                 for want in ('pass', 'fail', 'skip'))
+
+
+def problems(v, timed_out=False):
+    """Reasons the run as a whole failed (empty if it did not)."""
+    out = []
+    if timed_out:
+        out.append('QEMU timed out')
+    if not v['started']:
+        out.append('the guest never started (no "LATNICE-GUEST: start")')
+    elif v['exit'] is None:
+        out.append('the guest did not finish (no "LATNICE-GUEST: exit")')
+    if v['splats']:
+        out.append('kernel splat on the console: %s' % v['splats'][0])
+    return out
+
+
+def judge(text, timed_out=False, **extra):
+    """The verdict.json of a run: counts, problems, every result, and
+    @extra (the QEMU command, topology, elapsed time...)."""
+    v = parse_console(text)
+    why = problems(v, timed_out)
+    p, f, s = tally(v)
+    out = dict(extra)
+    out.update({'guest_exit': v['exit'], 'timed_out': timed_out,
+                'splats': v['splats'], 'problems': why,
+                'passed': p, 'failed': f, 'skipped': s,
+                'kunit': v['kunit'],
+                'tests': {n: v['tests'][n] for n in v['order']}})
+    return out
+
+
+def exit_status(verdict):
+    """The boot's exit status: the guest command's, or non-zero when the
+    run as a whole failed."""
+    rc = verdict['guest_exit']
+    if verdict['problems']:
+        return 1 if rc in (None, 0) else max(1, rc & 255)
+    return (rc & 255 or 1) if rc else 0
+
+
+def load(results):
+    """The verdict.json of a results folder."""
+    with open(os.path.join(results, 'verdict.json')) as f:
+        return json.load(f)
+
+
+def counts(verdict):
+    """(passed, failed, skipped), a run-level problem counted as a failure."""
+    return (verdict['passed'], verdict['failed'] + len(verdict['problems']),
+            verdict['skipped'])
+
+
+def report(v, why):
+    for name, st in v['kunit']:
+        print('%s kunit: %s' % (st, name))
+    for n in v['order']:
+        for name, st in v['tests'][n]['results']:
+            print('%s %s: %s' % (st, n, name))
+    for w in why:
+        print('FAIL: %s' % w)
+    p, f, s = tally(v)
+    print('%d passed, %d failed, %d skipped' % (p, f + len(why), s))
+
+
+USAGE = 'usage: verdict.py parse LOG | counts DIR | problems DIR'
+
+
+def main(argv):
+    if len(argv) != 2 or argv[0] not in ('parse', 'counts', 'problems'):
+        print(USAGE, file=sys.stderr)
+        return 2
+    cmd, arg = argv
+    if cmd == 'parse':
+        with open(arg, errors='replace') as f:
+            v = parse_console(f.read())
+        why = problems(v)
+        report(v, why)
+        return 1 if why or tally(v)[1] else 0
+    try:
+        verdict = load(arg)
+    except (OSError, ValueError) as e:
+        print('verdict.py: no verdict in %s (%s): the boot did not get as far as '
+              'judging its console' % (arg, e), file=sys.stderr)
+        return 1
+    if cmd == 'counts':
+        print('%d %d %d' % counts(verdict))
+    else:
+        for w in verdict['problems']:
+            print(w)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

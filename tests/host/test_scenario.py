@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The scenario loader (scripts/scenario.py) and the scenarios themselves."""
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
+sys.path.insert(0, os.path.join(TOP, 'scripts'))
+import scenario  # noqa: E402
+
+GOOD = """\
+# A comment.
+title: a test boot
+order: 5
+targets: check bisect
+topology: 1x2x2
+append: foo=1
+cgroup: v1
+icount: yes
+autogroup: off
+program: a /tests/a -v
+program: b sh -c 'x y'
+"""
+
+
+class TestParse(unittest.TestCase):
+    def test_good(self):
+        sc = scenario.parse(GOOD, 'x')
+        self.assertEqual(sc['topology'], '1x2x2')
+        self.assertEqual(sc['targets'], {'check', 'bisect'})
+        self.assertEqual(sc['order'], 5)
+        self.assertTrue(sc['icount'])
+        self.assertEqual(sc['programs'], [('a', '/tests/a -v'), ('b', "sh -c 'x y'")])
+        self.assertEqual(scenario.kernel_args(sc), 'foo=1 LATNICE_CGROUP=v1 noautogroup')
+
+    def test_defaults(self):
+        sc = scenario.parse('title: t\ntopology: 2x4x2\nprogram: a b\n', 'x')
+        self.assertEqual((sc['cgroup'], sc['icount'], sc['autogroup'], sc['targets']),
+                         ('v2', False, True, set()))
+        self.assertEqual(scenario.kernel_args(sc), '')
+
+    def test_bad(self):
+        cases = {
+            'topology: 2x4\n': 'topology must be',
+            'topology: 4x8x4\n': 'topology must be',
+            'cgroup: v3\n': 'cgroup must be v1 or v2',
+            'icount: maybe\n': 'icount must be yes or no',
+            'autogroup: yes\n': 'autogroup must be on or off',
+            'targets: check bench\n': 'unknown target(s) bench',
+            'order: soon\n': 'order must be a number',
+            'colour: red\n': 'not "key: value"',
+            'no colon here\n': 'not "key: value"',
+            'program: lonely\n': 'a name and a command',
+        }
+        base = 'title: t\ntopology: 2x4x2\nprogram: a b\n'
+        for line, why in cases.items():
+            with self.assertRaises(scenario.ScenarioError, msg=line) as cm:
+                scenario.parse(base + line, 'x')
+            self.assertIn(why, str(cm.exception), line)
+        for text, why in (('topology: 2x4x2\nprogram: a b\n', 'no title'),
+                          ('title: t\nprogram: a b\n', 'no topology'),
+                          ('title: t\ntopology: 2x4x2\n', 'no program'),
+                          (base + 'program: a c\n', 'a program name twice')):
+            with self.assertRaises(scenario.ScenarioError) as cm:
+                scenario.parse(text, 'x')
+            self.assertIn(why, str(cm.exception))
+
+
+class TestFolder(unittest.TestCase):
+    def setUp(self):
+        self.d = tempfile.mkdtemp()
+
+    def put(self, name, text):
+        with open(os.path.join(self.d, name), 'w') as f:
+            f.write(text)
+
+    def test_order_and_targets(self):
+        self.put('zeta', 'title: z\norder: 1\ntargets: check\ntopology: 1x1x1\nprogram: a b\n')
+        self.put('alpha', 'title: a\norder: 2\ntargets: check bisect\ntopology: 1x1x1\n'
+                 'program: a b\n')
+        self.put('beta', 'title: b\norder: 2\ntargets: bisect\ntopology: 1x1x1\nprogram: a b\n')
+        self.put('README.md', 'not a scenario: upper case and a dot')
+        self.assertEqual([s['name'] for s in scenario.scenarios('check', self.d)],
+                         ['zeta', 'alpha'])
+        self.assertEqual([s['name'] for s in scenario.scenarios('bisect', self.d)],
+                         ['alpha', 'beta'])
+
+    def test_cli(self):
+        self.put('one', GOOD)
+        out = io.StringIO()
+        with redirect_stdout(out):
+            self.assertEqual(scenario.main(['shell', 'one'], self.d), 0)
+        env = {}
+        exec_ = subprocess.run(['bash', '-c', out.getvalue() +
+                                'printf "%s|%s|%s|%s" "$SC_TITLE" "$SC_TOPO" "$SC_APPEND" '
+                                '"$SC_ICOUNT"'], stdout=subprocess.PIPE, text=True, env=env)
+        self.assertEqual(exec_.stdout, 'a test boot|1x2x2|foo=1 LATNICE_CGROUP=v1 '
+                         'noautogroup|yes')
+        out = io.StringIO()
+        with redirect_stdout(out):
+            scenario.main(['programs', 'one'], self.d)
+        self.assertEqual(out.getvalue(), "a /tests/a -v\nb sh -c 'x y'\n")
+        with redirect_stdout(io.StringIO()):
+            self.assertEqual(scenario.main(['shell', 'nope'], self.d), 1)
+            self.assertEqual(scenario.main(['list', 'bench'], self.d), 1)
+            self.assertEqual(scenario.main(['show'], self.d), 2)
+
+
+class TestProjectScenarios(unittest.TestCase):
+    """The scenarios make check and make bisect boot."""
+
+    def test_all_load(self):
+        for name in scenario.names():
+            scenario.load(name)
+
+    def test_check_covers_what_it_did(self):
+        check = {s['name']: s for s in scenario.scenarios('check')}
+        self.assertEqual(list(check), ['main', 'llc16', 'cgroup-v1'])
+        self.assertEqual(check['main']['topology'], '2x4x2')
+        self.assertEqual(check['llc16']['topology'], '1x8x2')
+        self.assertEqual(check['cgroup-v1']['cgroup'], 'v1')
+        progs = {p for s in check.values() for p, _ in s['programs']}
+        self.assertTrue({'topology', 'latency_nice_test', 'latnice-tool',
+                         'latency_nice_placement_test', 'latency_nice_cgroup_test'} <= progs)
+        self.assertEqual([s['name'] for s in scenario.scenarios('bisect')], ['main'])
+
+    def test_programs_exist(self):
+        # Every /tests/NAME a scenario runs is a guest program, a guest
+        # script or a selftest of the series (built from its Makefile).
+        import re
+        known = {os.path.splitext(f)[0] for f in os.listdir(os.path.join(TOP, 'tests', 'guest'))}
+        known |= {'latnice', 'latency_nice_test', 'latency_nice_placement_test',
+                  'latency_nice_cgroup_test'}
+        for s in scenario.scenarios('check'):
+            for _, cmd in s['programs']:
+                for prog in re.findall(r'/tests/([\w.-]+)', cmd):
+                    self.assertIn(os.path.splitext(prog)[0], known, cmd)
+
+
+if __name__ == '__main__':
+    unittest.main()
