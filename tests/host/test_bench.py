@@ -87,70 +87,70 @@ def fake_registry(extra):
     return figures.registry(*(list(figures.FIGURES.values()) + [extra]))
 
 
-def figure5():
+def figure9():
     def plan(p):
-        return [figures.Boot('bench-five', 'patched', '1x2x2', 'wall', False,
-                             [figures.Run('5', 'noop', None, (), ['rtt', '-n', p['n']])])]
-    return figures.Figure('5', 'A fifth', {'quick': dict(n=1), 'full': dict(n=2)}, plan,
-                          lambda records, p: '## 5\n', needs=('2',))
+        return [figures.Boot('bench-nine', 'patched', '1x2x2', 'wall', False,
+                             [figures.Run('9', 'noop', None, (), ['rtt', '-n', p['n']])])]
+    return figures.Figure('9', 'A ninth', {'quick': dict(n=1), 'full': dict(n=2)}, plan,
+                          lambda records, p: '## 9\n', needs=('2',))
 
 
 class TestRegistry(unittest.TestCase):
     def test_only_from_the_registry(self):
-        self.assertEqual(list(figures.FIGURES), ['1', '2', '3', '4'])
-        self.assertEqual(figures.select(''), ['1', '2', '3', '4'])
-        self.assertEqual(figures.select(None), ['1', '2', '3', '4'])
+        self.assertEqual(list(figures.FIGURES), ['1', '2', '3', '4', '5'])
+        self.assertEqual(figures.select(''), ['1', '2', '3', '4', '5'])
+        self.assertEqual(figures.select(None), ['1', '2', '3', '4', '5'])
         self.assertEqual(figures.select('12'), ['1', '2'])
         self.assertEqual(figures.select('1,2'), ['1', '2'])
         self.assertEqual(figures.select('21'), ['1', '2'])
         self.assertEqual(figures.select('34'), ['3', '4'])
         # Figure 4's baseline column is figure 3's runs.
         self.assertEqual(figures.select('4'), ['3', '4'])
-        for bad in ('5', '15', '1,x', '3w', ','):
+        for bad in ('9', '19', '1,x', '3w', ','):
             with self.assertRaises(ValueError) as e:
                 figures.select(bad)
-            self.assertIn('the figures are 1, 2, 3, 4', str(e.exception))
+            self.assertIn('the figures are 1, 2, 3, 4, 5', str(e.exception))
         with self.assertRaises(ValueError) as e:
-            figures.select('1,5')
-        self.assertIn('unknown figure 5', str(e.exception))
+            figures.select('1,9')
+        self.assertIn('unknown figure 9', str(e.exception))
 
     def test_a_new_entry_is_a_new_figure(self):
-        reg = fake_registry(figure5())
-        self.assertEqual(figures.select('5', reg), ['2', '5'])
-        self.assertEqual(figures.select('', reg), ['1', '2', '3', '4', '5'])
-        boots = figures.plan('full', ['5'], reg)
-        self.assertEqual([b.name for b in boots], ['bench-five'])
+        reg = fake_registry(figure9())
+        self.assertEqual(figures.select('9', reg), ['2', '9'])
+        self.assertEqual(figures.select('', reg), ['1', '2', '3', '4', '5', '9'])
+        boots = figures.plan('full', ['9'], reg)
+        self.assertEqual([b.name for b in boots], ['bench-nine'])
         self.assertEqual(boots[0].runs[0].cmd, ['rtt', '-n', 2])
         # Not in the real registry.
         with self.assertRaises(ValueError):
-            figures.select('5')
+            figures.select('9')
 
     def test_registry_checks(self):
-        bad = figure5()
+        bad = figure9()
         bad.modes = {'quick': {}}
         with self.assertRaises(ValueError):
             fake_registry(bad)
         with self.assertRaises(ValueError):
-            figures.registry(figure5())         # needs figure 2, absent
+            figures.registry(figure9())         # needs figure 2, absent
         with self.assertRaises(ValueError):
             fake_registry(figures.FIGURES['1'])  # registered twice
         # Two figures that plan one boot differently.
-        clash = figure5()
+        clash = figure9()
         clash.needs = ()
         clash.plan = lambda p: [figures.Boot('bench-llc8-patched', 'patched', '1x2x2',
                                              'wall', False, [])]
         reg = fake_registry(clash)
         with self.assertRaises(ValueError):
-            figures.plan('quick', ['1', '5'], reg)
+            figures.plan('quick', ['1', '9'], reg)
         with self.assertRaises(ValueError):
             figures.plan('slow', ['1'])
 
     def test_command_line(self):
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            self.assertEqual(bench.main(['--plan', '--only', '5']), 2)
+            self.assertEqual(bench.main(['--plan', '--only', '9']), 2)
             self.assertEqual(bench.main(['--plan', '--mode', 'slow']), 2)
-        self.assertIn('bench: unknown figure 5', err.getvalue())
+        self.assertIn('bench: unknown figure 9', err.getvalue())
         self.assertIn('use quick or full', err.getvalue())
         self.assertEqual(out.getvalue(), '')
         out = io.StringIO()
@@ -264,7 +264,7 @@ class TestFakeRun(unittest.TestCase):
             saved = json.load(f)
         self.assertEqual(saved, data)
         self.assertNotIn(self.tmp, json.dumps(saved))
-        self.assertEqual(saved['figures'], ['1', '2', '3', '4'])
+        self.assertEqual(saved['figures'], ['1', '2', '3', '4', '5'])
         for b in saved['boots']:
             self.assertEqual(b['results'], 'boots/' + b['name'])
             self.assertEqual(b['exit'], 0)
@@ -397,6 +397,30 @@ class TestFigures(unittest.TestCase):
                       figures.claims(blind))
         self.assertIn('budget per search: NOT CHECKED', figures.claims(blind))
         self.assertIs(figures.FIGURES['1'].claims, figures.claims)
+
+    def test_value_zero_is_free(self):
+        def rec(kernel, key, *rtts):
+            return [dict(figure='5', kernel=kernel, key=key, rep=i + 1, rtt_ns=x)
+                    for i, x in enumerate(rtts)]
+        base = rec('baseline', 'none', 10000.0, 10010.0, 9990.0)
+        ok = base + rec('patched', 'off', 10020.0, 10000.0, 10030.0) + \
+            rec('patched', 'on', 10040.0, 10060.0, 10050.0)
+        text = figures.claims_free(ok)
+        self.assertIn('key off, within 0.5% of baseline per wakeup: holds (+0.200%, +10.0 ns',
+                      text)
+        self.assertIn('key on, within 0.5% of baseline per wakeup: holds (+0.500%', text)
+        slow = base + rec('patched', 'off', 10200.0) + rec('patched', 'on', 10000.0)
+        self.assertIn('key off, within 0.5% of baseline per wakeup: FAILS (+2.000%',
+                      figures.claims_free(slow))
+        self.assertEqual(figures.claims_free(base).count('NOT CHECKED'), 2)
+        table = figures.figure5(ok, figures.FREE_MODES['quick'])
+        self.assertIn('| patched | off | 3 | 10020 | 0.30 | 10.0 | 0.200 |', table)
+        self.assertIs(figures.FIGURES['5'].claims, figures.claims_free)
+        # The key is switched on between the two halves of the patched boot.
+        boots = figures.plan_free(figures.FREE_MODES['quick'])
+        keys = [r.meta['key'] for r in boots[1].runs]
+        self.assertEqual(keys, ['off'] * 3 + ['switch'] + ['on'] * 3)
+        self.assertEqual(boots[1].runs[3].value, -20)
 
     def test_plots(self):
         """With gnuplot: a data file and a PNG per curve, in the bench folder."""
