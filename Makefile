@@ -6,7 +6,8 @@
 #   make run CMD='...' EXTRA='file ...'   your command in the guest
 #
 # Steps, each also a target: setup, source, apply, kernel, programs.
-# make bisect builds and boots the base and every patch of the series.
+# make bisect builds and boots the base and every patch of the series
+# (BISECT_STEPS=15-16: only those steps; 0 is the base).
 # make bench measures the series against the unpatched kernel (BENCH=quick
 # by default, BENCH=full for the whole matrix; ONLY=1234 picks figures).
 # Work on the series: make apply (patches/ -> build/linux, branch latnice),

@@ -5,7 +5,7 @@
 # that names the target bisect; every step must build and boot without a
 # splat.
 #
-# Usage: scripts/bisect-check.sh
+# Usage: scripts/bisect-check.sh   (BISECT_STEPS=FIRST-LAST: only those steps)
 # The steps are checked out in the tree itself (build/linux, detached) and
 # built in its usual object folder, so that ccache and make reuse every
 # object a step shares with another; the tree must hold the series (make
@@ -20,7 +20,6 @@ set -euo pipefail
 "$TOP/scripts/apply-series.sh" >/dev/null
 scenarios=$(python3 "$TOP/scripts/scenario.py" list bisect)
 [ -n "$scenarios" ] || die "no scenario names the target bisect (tests/guest/scenarios/)"
-out=$(new_results bisect)
 mapfile -t commits < <(git -C "$SRC" rev-list --reverse base..latnice)
 commits=("$(git -C "$SRC" rev-parse base)" "${commits[@]}")
 [ "${#commits[@]}" -gt 1 ] || die "the series is empty"
@@ -30,9 +29,19 @@ restore() {
 }
 trap restore EXIT
 
+first=0 last=$((${#commits[@]} - 1))
+if [ -n "$BISECT_STEPS" ]; then
+	[[ $BISECT_STEPS =~ ^([0-9]+)-([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] &&
+		[ "${BASH_REMATCH[2]}" -le "$last" ] ||
+		die "BISECT_STEPS=$BISECT_STEPS: give FIRST-LAST within 0-$last (0 is the base)"
+	first=${BASH_REMATCH[1]} last=${BASH_REMATCH[2]}
+fi
+out=$(new_results bisect)
+
 bad=0
 table=()
 for i in "${!commits[@]}"; do
+	[ "$i" -ge "$first" ] && [ "$i" -le "$last" ] || continue
 	c=${commits[$i]}
 	subject=$(git -C "$SRC" log -1 --format=%s "$c")
 	[ "$i" = 0 ] && subject="(base: Debian linux-source-6.12 $KVER_DEB)"
