@@ -52,9 +52,14 @@ if [ "$ACCEL" = auto ]; then
 	fi
 fi
 
+case $AUTOGROUP in
+on) AUTOGROUP_ARG= ;;
+off) AUTOGROUP_ARG=noautogroup ;;
+*) die "AUTOGROUP=$AUTOGROUP: on or off" ;;
+esac
 args=(--kernel "$KERNEL" --initrd "$dir/initramfs.cpio" --results "$dir"
       --topo "$TOPO" --accel "$ACCEL" --timeout "$GUEST_TIMEOUT" --show "$SHOW"
-      --append "sched_verbose $APPEND")
+      --append "sched_verbose${AUTOGROUP_ARG:+ $AUTOGROUP_ARG} $APPEND")
 [ -n "$ICOUNT" ] && args+=(--icount "$ICOUNT")
 echo "    guest: $TOPO ($ACCEL${ICOUNT:+, -icount $ICOUNT}), results in ${dir#"$TOP"/}"
 exec python3 "$TOP/scripts/qemu.py" "${args[@]}"

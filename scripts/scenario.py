@@ -15,14 +15,16 @@ starting with # are comments (the first ones describe the scenario):
     cgroup: v2                  v2, or v1: the cpu controller on a v1
                                 hierarchy at /cgroup-v1/cpu (optional, v2)
     icount: no                  yes: QEMU -icount (ICOUNT_REPEATABLE)
-    autogroup: on               off: boot with noautogroup (optional, on)
+    autogroup: off              on: autogroup in this boot (optional;
+                                default: the AUTOGROUP setting)
     program: NAME COMMAND...    a program, as initramfs/run-tests runs it
                                 (repeatable; one at least)
 
 Command line (for scripts/lib.sh):
     scenario.py list TARGET     the names of TARGET's scenarios, in order
     scenario.py shell NAME      shell assignments SC_TITLE, SC_TOPO,
-                                SC_APPEND (kernel arguments), SC_ICOUNT (yes|no)
+                                SC_APPEND (kernel arguments), SC_ICOUNT (yes|no),
+                                SC_AUTOGROUP (on|off, empty: the setting's)
     scenario.py programs NAME   the programs, one "NAME COMMAND" a line
 """
 import os
@@ -47,7 +49,7 @@ def parse(text, name='?'):
     """A scenario file's text as a dict; ScenarioError names what is wrong."""
     sc = {'name': name, 'title': None, 'order': 50, 'targets': set(),
           'topology': None, 'append': '', 'cgroup': 'v2', 'icount': False,
-          'autogroup': True, 'programs': []}
+          'autogroup': None, 'programs': []}
 
     def bad(n, why):
         raise ScenarioError('scenario %s, line %d: %s' % (name, n, why))
@@ -108,8 +110,6 @@ def kernel_args(sc):
     args = [sc['append']] if sc['append'] else []
     if sc['cgroup'] == 'v1':
         args.append('LATNICE_CGROUP=v1')    # initramfs/init mounts it
-    if not sc['autogroup']:
-        args.append('noautogroup')
     return ' '.join(args)
 
 
@@ -156,7 +156,9 @@ def main(argv, folder=DIR):
     if argv[0] == 'shell':
         for var, val in (('SC_TITLE', sc['title']), ('SC_TOPO', sc['topology']),
                          ('SC_APPEND', kernel_args(sc)),
-                         ('SC_ICOUNT', 'yes' if sc['icount'] else 'no')):
+                         ('SC_ICOUNT', 'yes' if sc['icount'] else 'no'),
+                         ('SC_AUTOGROUP', {True: 'on', False: 'off',
+                                           None: ''}[sc['autogroup']])):
             print('%s=%s' % (var, shlex.quote(val)))
     else:
         for p, cmd in sc['programs']:
