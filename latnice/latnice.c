@@ -132,7 +132,8 @@ static void __attribute__((__noreturn__)) usage(FILE *out)
 	      " -c, --cgroup <path>   operate on the cgroup directory <path>\n"
 	      " -a, --all-tasks       operate on all the threads of the pid\n"
 	      " -R, --reset-on-fork   children of the task start at the default\n"
-	      " -v, --verbose         show the value after setting it\n"
+	      " -v, --verbose         show the value after setting it, and a\n"
+	      "                       task's slice\n"
 	      "\n"
 	      " -h, --help            display this help\n"
 	      " -V, --version         display version\n"
@@ -231,14 +232,49 @@ static int get_latency_nice(pid_t pid, struct latnice_attr *attr)
 	return attr->sched_latency_nice;
 }
 
-static void show_task(const struct latnice_ctl *ctl __attribute__((__unused__)),
-		      pid_t pid)
+/*
+ * The slice (EEVDF request size, ns) @pid runs with: se.slice in
+ * /proc/<pid>/sched, which kernels with CONFIG_SCHED_DEBUG show; -1 when
+ * there is none.
+ */
+static long long task_slice(pid_t pid)
+{
+	char path[64], line[256];
+	long long slice = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (colon && !strncmp(line, "se.slice ", 9)) {
+			slice = strtoll(colon + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return slice;
+}
+
+static void show_task(const struct latnice_ctl *ctl, pid_t pid)
 {
 	struct latnice_attr attr;
 	int v = get_latency_nice(pid, &attr);
+	long long slice;
 
-	printf("pid %d's current latency nice: %d%s\n", pid ? pid : getpid(), v,
+	if (!pid)
+		pid = getpid();
+	printf("pid %d's current latency nice: %d%s\n", pid, v,
 	       attr.sched_flags & SCHED_FLAG_RESET_ON_FORK ? " (reset on fork)" : "");
+	/* With -v, the slice it gives (or the task's own sched_runtime). */
+	slice = ctl->verbose ? task_slice(pid) : -1;
+	if (slice >= 0)
+		printf("pid %d's slice: %lld.%03lld ms (%s)\n", pid, slice / 1000000,
+		       slice % 1000000 / 1000,
+		       attr.sched_runtime ? "its own sched_runtime" : "from latency nice");
 }
 
 static void set_task(const struct latnice_ctl *ctl, pid_t pid)

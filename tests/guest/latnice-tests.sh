@@ -27,7 +27,7 @@ is() { # GOT WANT
 }
 
 echo "TAP version 13"
-echo "1..31"
+echo "1..33"
 
 out=$(latnice -n -5 sh -c 'latnice -p $$' 2>&1)
 ok "runs a command at the value" has "$out" "current latency nice: -5"
@@ -39,7 +39,13 @@ ok "shows a pid's value (default 0)" is "$out" "pid $pid's current latency nice:
 latnice -n 7 -p $pid
 ok "sets a pid's value" is "$(latnice -p $pid)" "pid $pid's current latency nice: 7"
 out=$(latnice -v -n -2 -p $pid 2>&1)
-ok "-v shows the value after setting it" is "$out" "pid $pid's current latency nice: -2"
+ok "-v shows the value after setting it" is "$(echo "$out" | head -n 1)" "pid $pid's current latency nice: -2"
+# The slice of -2: the base slice less 2/20 of its distance to 0.1 ms.
+base=$(cat /sys/kernel/debug/sched/base_slice_ns)
+ns=$((base - (base - 100000) * 2 / 20))
+want=$(printf "pid %d's slice: %d.%03d ms (from latency nice)" $pid $((ns / 1000000)) $((ns % 1000000 / 1000)))
+ok "-v shows the slice the value gives" is "$(echo "$out" | sed -n 2p)" "$want"
+ok "without -v, one line" is "$(latnice -p $pid | wc -l)" "1"
 ok "/proc shows the task's own setting" has "$(grep '^latency_nice ' /proc/$pid/sched)" "-2"
 kill $pid
 

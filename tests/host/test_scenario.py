@@ -35,12 +35,13 @@ class TestParse(unittest.TestCase):
         self.assertEqual(sc['order'], 5)
         self.assertTrue(sc['icount'])
         self.assertEqual(sc['programs'], [('a', '/tests/a -v'), ('b', "sh -c 'x y'")])
-        self.assertEqual(scenario.kernel_args(sc), 'foo=1 LATNICE_CGROUP=v1 noautogroup')
+        self.assertEqual(scenario.kernel_args(sc), 'foo=1 LATNICE_CGROUP=v1')
+        self.assertFalse(sc['autogroup'])
 
     def test_defaults(self):
         sc = scenario.parse('title: t\ntopology: 2x4x2\nprogram: a b\n', 'x')
         self.assertEqual((sc['cgroup'], sc['icount'], sc['autogroup'], sc['targets']),
-                         ('v2', False, True, set()))
+                         ('v2', False, None, set()))
         self.assertEqual(scenario.kernel_args(sc), '')
 
     def test_bad(self):
@@ -97,9 +98,9 @@ class TestFolder(unittest.TestCase):
         env = {}
         exec_ = subprocess.run(['bash', '-c', out.getvalue() +
                                 'printf "%s|%s|%s|%s" "$SC_TITLE" "$SC_TOPO" "$SC_APPEND" '
-                                '"$SC_ICOUNT"'], stdout=subprocess.PIPE, text=True, env=env)
-        self.assertEqual(exec_.stdout, 'a test boot|1x2x2|foo=1 LATNICE_CGROUP=v1 '
-                         'noautogroup|yes')
+                                '"$SC_ICOUNT|$SC_AUTOGROUP"'], stdout=subprocess.PIPE,
+                               text=True, env=env)
+        self.assertEqual(exec_.stdout, 'a test boot|1x2x2|foo=1 LATNICE_CGROUP=v1|yes|off')
         out = io.StringIO()
         with redirect_stdout(out):
             scenario.main(['programs', 'one'], self.d)
@@ -119,13 +120,21 @@ class TestProjectScenarios(unittest.TestCase):
 
     def test_check_covers_what_it_did(self):
         check = {s['name']: s for s in scenario.scenarios('check')}
-        self.assertEqual(list(check), ['main', 'llc16', 'cgroup-v1'])
+        self.assertEqual(list(check), ['main', 'llc16', 'cgroup-v1', 'slice', 'autogroup'])
         self.assertEqual(check['main']['topology'], '2x4x2')
         self.assertEqual(check['llc16']['topology'], '1x8x2')
         self.assertEqual(check['cgroup-v1']['cgroup'], 'v1')
+        # Repeatable time on one CPU (-icount is unreliable with more).
+        self.assertEqual((check['slice']['icount'], check['slice']['topology']),
+                         (True, '1x1x1'))
+        # Autogroup in one boot of its own, off (the setting) elsewhere.
+        self.assertEqual([n for n, s in check.items() if s['autogroup'] is not None],
+                         ['autogroup'])
+        self.assertTrue(check['autogroup']['autogroup'])
         progs = {p for s in check.values() for p, _ in s['programs']}
         self.assertTrue({'topology', 'latency_nice_test', 'latnice-tool',
-                         'latency_nice_placement_test', 'latency_nice_cgroup_test'} <= progs)
+                         'latency_nice_placement_test', 'latency_nice_cgroup_test',
+                         'latency_nice_slice_test'} <= progs)
         self.assertEqual([s['name'] for s in scenario.scenarios('bisect')], ['main'])
 
     def test_programs_exist(self):
@@ -133,8 +142,17 @@ class TestProjectScenarios(unittest.TestCase):
         # script or a selftest of the series (built from its Makefile).
         import re
         known = {os.path.splitext(f)[0] for f in os.listdir(os.path.join(TOP, 'tests', 'guest'))}
-        known |= {'latnice', 'latency_nice_test', 'latency_nice_placement_test',
-                  'latency_nice_cgroup_test'}
+        known.add('latnice')
+        # The selftests the series adds: new files of tools/testing/selftests/sched.
+        new = re.compile(r'^\+\+\+ b/tools/testing/selftests/sched/(\w+)\.c$', re.M)
+        pdir = os.path.join(TOP, 'patches')
+        for f in os.listdir(pdir):
+            with open(os.path.join(pdir, f)) as fh:
+                text = fh.read()
+            for m in new.finditer(text):
+                if '--- /dev/null\n' + m.group(0) in text:
+                    known.add(m.group(1))
+        self.assertIn('latency_nice_slice_test', known)
         for s in scenario.scenarios('check'):
             for _, cmd in s['programs']:
                 for prog in re.findall(r'/tests/([\w.-]+)', cmd):
