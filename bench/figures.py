@@ -526,6 +526,169 @@ def claims_free(records):
     return '\n'.join(lines) + '\n'
 
 
+# ------------------------------------- figure 6: the slice face, rt-tests
+
+SLICE_MODES = dict(
+    quick=dict(loops=1000, reps=3),
+    full=dict(loops=5000, reps=5),
+)
+# One CPU: under -icount QEMU runs the vCPUs one after another, and a CPU
+# that idles without a tick may miss its timers while another spins.
+SLICE_TOPO = '1x1x1'
+# The load: one hackbench group (20 senders, 20 receivers, processes) at
+# latency nice 0, again and again while cyclictest measures.
+SLICE_LOAD = '-g 1 -l 100'
+SLICE_VALUES = (None, -5, -10, -15, -20, 19)
+# Mainline's own knob: the same slice as -20 through sched_runtime (ns).
+SLICE_RUNTIME = 100000
+# cyclictest's arguments: one thread on CPU 0, 1 ms period.
+CYCLIC_OTHER = ['--policy', 'other', '-t', '1', '-a', '0', '-i', '1000', '-m']
+CYCLIC_FIFO = ['--policy', 'fifo', '-p', '95', '-t', '1', '-a', '0', '-i', '1000', '-m']
+SLICE_KEYS = ('avg_us', 'p50_us', 'p99_us', 'p999_us', 'max_us')
+
+
+def plan_slice(p):
+    """cyclictest at each value under hackbench, mainline's sched_runtime and
+    SCHED_FIFO under the same load, and cyclictest on an idle CPU; the
+    baseline has no latency nice, so only its default, sched_runtime, FIFO
+    and idle rows."""
+    def cyc(kind, value, rep, load=True):
+        cmd = ['cyclictest']
+        if load:
+            cmd += ['-H', SLICE_LOAD]
+        if kind == 'runtime':
+            cmd += ['-r', SLICE_RUNTIME]
+        cmd += ['--'] + (CYCLIC_FIFO if kind == 'fifo' else CYCLIC_OTHER)
+        cmd += ['-l', p['loops']]
+        return Run('6', 'cyclictest', value, (), cmd, row=kind,
+                   load='hackbench' if load else 'idle', rep=rep)
+    reps = range(1, p['reps'] + 1)
+    boots = []
+    for kernel in ('baseline', 'patched'):
+        values = SLICE_VALUES if kernel == 'patched' else (None,)
+        runs = []
+        for rep in reps:
+            runs += [cyc('other', v, rep) for v in values]
+            runs += [cyc('runtime', None, rep), cyc('fifo', None, rep)]
+            runs += [cyc('other', v, rep, load=False)
+                     for v in ((None, -20) if kernel == 'patched' else (None,))]
+        boots.append(Boot('bench-slice-%s' % kernel, kernel, SLICE_TOPO, 'icount', False,
+                          runs))
+    return boots
+
+
+def slice_stats(records, kernel, row, value, load='hackbench'):
+    """{key: (median, spread %, n)} of a figure 6 row over its repetitions."""
+    rs = [r for r in records if r['figure'] == '6' and r['kernel'] == kernel
+          and r.get('row') == row and r['value'] == value and r.get('load') == load]
+    out = {}
+    for k in SLICE_KEYS + ('hackbench_s',):
+        xs = [num(r, k) for r in rs]
+        xs = [x for x in xs if x is not None and x >= 0]
+        if xs:
+            m = statistics.median(xs)
+            out[k] = (m, 100 * (max(xs) - min(xs)) / m if m else None, len(xs))
+    return out
+
+
+SLICE_ROWS = ([('baseline', 'other', None, 'hackbench')] +
+              [('patched', 'other', v, 'hackbench') for v in SLICE_VALUES] +
+              [(k, 'runtime', None, 'hackbench') for k in ('baseline', 'patched')] +
+              [(k, 'fifo', None, 'hackbench') for k in ('baseline', 'patched')] +
+              [('baseline', 'other', None, 'idle'), ('patched', 'other', None, 'idle'),
+               ('patched', 'other', -20, 'idle')])
+
+
+def slice_label(row, value):
+    if row == 'runtime':
+        return 'sched_runtime %d us' % (SLICE_RUNTIME // 1000)
+    if row == 'fifo':
+        return 'SCHED_FIFO 95'
+    return 'latency nice %s' % vname(value)
+
+
+def figure6(records, p):
+    md = ['## 6. The slice face: cyclictest under hackbench (repeatable mode)\n',
+          'Debian\'s rt-tests in the guest: `cyclictest %s -l %d` (SCHED_OTHER unless '
+          'the row says FIFO) while `hackbench %s` runs again and again at latency nice 0; '
+          'topology %s (one CPU, see below).  Latencies in us (p50, p99 and p99.9 from '
+          'cyclictest\'s histogram); hackbench: median seconds per run of the load beside '
+          'it.  Median of %d runs per row, spread = (max - min) / median.  "x vs 0": '
+          'the patched kernel at 0 divided by the row, for the average and p99.\n'
+          % (' '.join(CYCLIC_OTHER), p['loops'], SLICE_LOAD, SLICE_TOPO, p['reps'])]
+    zero = slice_stats(records, 'patched', 'other', None)
+    rows = []
+    for kernel, row, v, load in SLICE_ROWS:
+        st = slice_stats(records, kernel, row, v, load)
+        if not st:
+            continue
+
+        def m(k):
+            return st[k][0] if k in st else None
+
+        def ratio(k):
+            z = zero.get(k, (None,))[0]
+            x = m(k)
+            return fmt(z / x, 1) if z and x and load == 'hackbench' else '-'
+        rows.append([kernel, slice_label(row, v), load, st['avg_us'][2] if 'avg_us' in st else 0,
+                     fmt(m('avg_us'), 0), fmt(m('p50_us'), 0), fmt(m('p99_us'), 0),
+                     fmt(m('p999_us'), 0), fmt(m('max_us'), 0),
+                     fmt(st.get('p99_us', (None, None))[1], 0),
+                     fmt(m('hackbench_s'), 3), ratio('avg_us'), ratio('p99_us')])
+    md.append(table(['kernel', 'row', 'load', 'runs', 'avg', 'p50', 'p99', 'p99.9', 'max',
+                     'p99 spread %', 'hackbench s', 'avg x vs 0', 'p99 x vs 0'], rows))
+    return '\n'.join(md)
+
+
+def claims_slice(records):
+    """The issue's goals for the slice face, each as measured: holds, FAILS
+    or NOT CHECKED; none is assumed."""
+    def med(kernel, row, v, k, load='hackbench'):
+        return slice_stats(records, kernel, row, v, load).get(k, (None,))[0]
+
+    def line(text, ok, detail):
+        verdict = 'NOT CHECKED (no runs)' if ok is None else ('holds' if ok else 'FAILS')
+        return '- %s: %s (%s).' % (text, verdict, detail)
+    out = []
+    z_avg, z_p99 = med('patched', 'other', None, 'avg_us'), med('patched', 'other', None, 'p99_us')
+    m_avg, m_p99 = med('patched', 'other', -20, 'avg_us'), med('patched', 'other', -20, 'p99_us')
+    ok = None if None in (z_avg, z_p99, m_avg, m_p99) or not (m_avg and m_p99) else \
+        z_avg >= 5 * m_avg and z_p99 >= 5 * m_p99
+    out.append(line('-20: cyclictest average and p99 at least 5x lower than at 0 under load', ok,
+                    'avg %s -> %s us, p99 %s -> %s us' % (fmt(z_avg, 0), fmt(m_avg, 0),
+                                                          fmt(z_p99, 0), fmt(m_p99, 0))))
+    parity, detail = None, []
+    for k in ('p50_us', 'p99_us', 'p999_us'):
+        a, b = med('patched', 'other', -20, k), med('patched', 'runtime', None, k)
+        if a is None or not b:
+            parity = None
+            break
+        d = 100 * (a - b) / b
+        detail.append('%s %+.0f%%' % (k[:-3], d))
+        parity = (parity is not False) and abs(d) <= 10
+    out.append(line('-20 within 10%% of sched_runtime %d us at p50, p99 and p99.9'
+                    % (SLICE_RUNTIME // 1000), parity, ', '.join(detail) or 'no runs'))
+    p99s = [med('patched', 'other', v, 'p99_us') for v in (None, -5, -10, -15, -20)]
+    ok = None if None in p99s else all(a >= b for a, b in zip(p99s, p99s[1:]))
+    out.append(line('p99 non-increasing from 0 through -5, -10, -15 to -20', ok,
+                    ' >= '.join(fmt(x, 0) for x in p99s)))
+    b0, p0 = med('baseline', 'other', None, 'p99_us'), z_p99
+    bh, ph = med('baseline', 'other', None, 'hackbench_s'), med('patched', 'other', None, 'hackbench_s')
+    ok = None if None in (bh, ph) else abs(ph - bh) <= 0.02 * bh
+    out.append(line('value 0 as mainline: hackbench beside cyclictest within 2% of the '
+                    'baseline', ok, 'baseline %s s, patched %s s; cyclictest p99 %s and %s us'
+                    % (fmt(bh, 3), fmt(ph, 3), fmt(b0, 0), fmt(p0, 0))))
+    i0, i20 = med('patched', 'other', None, 'p99_us', 'idle'), med('patched', 'other', -20, 'p99_us', 'idle')
+    ok = None if None in (i0, i20) else i20 <= i0 * 1.1 + 5
+    out.append(line('idle: -20\'s p99 no worse than 0\'s (10% + 5 us of noise)', ok,
+                    '%s and %s us' % (fmt(i20, 0), fmt(i0, 0))))
+    f99 = med('patched', 'fifo', None, 'p99_us')
+    ok = None if None in (f99, m_p99) else m_p99 <= 2 * f99
+    out.append(line('moonshot: -20\'s p99 within 2x of SCHED_FIFO\'s', ok,
+                    '%s against %s us' % (fmt(m_p99, 0), fmt(f99, 0))))
+    return '\n'.join(out) + '\n'
+
+
 # ---------------------------------------------------------------- registry
 
 def registry(*figures):
@@ -556,6 +719,7 @@ FIGURES = registry(
            lambda records, p: figure3(records, p)[0]),
     Figure('4', 'The RFC\'s table', UNUSED_MODES, plan_rfc, figure4, needs=('3',)),
     Figure('5', 'Value 0 is free', FREE_MODES, plan_free, figure5, claims=claims_free),
+    Figure('6', 'The slice face', SLICE_MODES, plan_slice, figure6, claims=claims_slice),
 )
 # The modes (BENCH, --mode): every figure has parameters for each.
 MODES = tuple(next(iter(FIGURES.values())).modes)

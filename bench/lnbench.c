@@ -29,6 +29,16 @@
  *	schbench-style: MSG message threads each wake WORKERS workers per
  *	round; a worker measures the time from the wakeup request to running
  *	and works 20 us.  Reports p50, p99 and p99.9 of the wakeup latency.
+ *   lnbench cyclictest [-H "HACKBENCH ARGS"] [-r RUNTIME_NS] -- CYCLICTEST ARGS
+ *	Debian's rt-tests: while /usr/bin/hackbench (with the arguments of
+ *	-H, at latency nice 0 and the base slice) runs again and again, run
+ *	/usr/bin/cyclictest with the arguments after --, plus "-q -h
+ *	HIST_US --histfile=FILE".  Without -H, on an idle machine.  -r
+ *	first gives the measuring process the sched_runtime RUNTIME_NS (a
+ *	custom slice), which cyclictest's threads inherit.  Reports
+ *	cyclictest's average, p50, p99, p99.9 and maximum latency (us, the
+ *	percentiles from its histogram) and the median time (s) of the
+ *	hackbench runs that finished meanwhile.
  *
  * Every report is one line: "BENCH mode=... key=value ...".  Times come
  * from CLOCK_MONOTONIC, which under QEMU's -icount advances with the
@@ -49,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -666,10 +677,196 @@ static int do_wakeup(int argc, char **argv)
 	return 0;
 }
 
+/* ---- cyclictest under hackbench (Debian's rt-tests) ---- */
+
+#define CYCLICTEST	"/usr/bin/cyclictest"
+#define HACKBENCH	"/usr/bin/hackbench"
+#define HIST_US		100000
+#define HIST_FILE	"/tmp/lnbench-cyclictest.hist"
+#define MAX_HB_RUNS	4096
+
+struct ln_attr {			/* struct sched_attr, VER2 (64 bytes) */
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+	uint32_t sched_util_min, sched_util_max;
+	int32_t sched_latency_nice;
+	uint32_t pad;
+};
+
+/*
+ * SCHED_OTHER, nice 0, sched_runtime @runtime; latency nice 0 as well when
+ * @lnice0 (a kernel without latency nice refuses the flag: then without).
+ */
+static void set_other(uint64_t runtime, bool lnice0)
+{
+	struct ln_attr a = { .size = sizeof(a), .sched_runtime = runtime };
+
+	if (lnice0) {
+		a.sched_flags = 0x80;	/* SCHED_FLAG_LATENCY_NICE */
+		if (!syscall(SYS_sched_setattr, 0, &a, 0))
+			return;
+		a.sched_flags = 0;
+		a.size = 48;		/* SCHED_ATTR_SIZE_VER0 */
+	}
+	if (syscall(SYS_sched_setattr, 0, &a, 0))
+		die("sched_setattr");
+}
+
+/* Split @s at spaces into @argv (at most @max - 1 words), NULL-terminated. */
+static int split_args(char *s, char **argv, int max)
+{
+	int n = 0;
+
+	for (char *tok = strtok(s, " "); tok && n < max - 1; tok = strtok(NULL, " "))
+		argv[n++] = tok;
+	argv[n] = NULL;
+	return n;
+}
+
+/*
+ * The load: run hackbench with @args again and again, at latency nice 0
+ * with the base slice, and write each run's time (ns) to @fd, until
+ * killed.  Runs in its own process group.
+ */
+static void hackbench_loop(char *args, int fd)
+{
+	char *argv[32] = { HACKBENCH };
+
+	setpgid(0, 0);
+	set_other(0, true);
+	split_args(args, argv + 1, 31);
+	for (;;) {
+		uint64_t t0 = now_ns(), dt;
+		int status;
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (!pid) {
+			int null = open("/dev/null", O_WRONLY);
+
+			dup2(null, 1);
+			execv(HACKBENCH, argv);
+			_exit(127);
+		}
+		waitpid(pid, &status, 0);
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			_exit(3);
+		dt = now_ns() - t0;
+		write_full(fd, &dt, sizeof(dt));
+	}
+}
+
+static int do_cyclictest(int argc, char **argv)
+{
+	char *hb = NULL, *cargv[64] = { CYCLICTEST }, line[256];
+	static uint64_t hist[HIST_US], hbt[MAX_HB_RUNS];
+	double avg = -1, maxl = -1, total = 0, seen = 0;
+	double p50 = -1, p99 = -1, p999 = -1;
+	int c, n = 1, fds[2], status, nhb = 0;
+	uint64_t runtime = 0, over = 0;
+	pid_t load = -1, pid;
+	FILE *f;
+
+	while ((c = getopt(argc, argv, "H:r:")) != -1) {
+		switch (c) {
+		case 'H': hb = optarg; break;
+		case 'r': runtime = strtoull(optarg, NULL, 10); break;
+		default: return 2;
+		}
+	}
+	for (; optind < argc && n < 58; optind++)
+		cargv[n++] = argv[optind];
+	cargv[n++] = "-q";
+	cargv[n++] = "-h";
+	cargv[n++] = "100000";		/* HIST_US */
+	cargv[n++] = "--histfile=" HIST_FILE;
+	cargv[n] = NULL;
+
+	if (pipe(fds))
+		die("pipe");
+	if (hb) {
+		load = fork();
+		if (load < 0)
+			die("fork");
+		if (!load) {
+			close(fds[0]);
+			hackbench_loop(hb, fds[1]);
+		}
+		setpgid(load, load);
+	}
+	close(fds[1]);
+	if (runtime)
+		set_other(runtime, false);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);		/* -q: only the summary, not needed */
+		execv(CYCLICTEST, cargv);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	if (load > 0) {
+		kill(-load, SIGKILL);
+		waitpid(load, NULL, 0);
+	}
+	while (nhb < MAX_HB_RUNS && read(fds[0], &hbt[nhb], sizeof(hbt[0])) == sizeof(hbt[0]))
+		nhb++;
+	close(fds[0]);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "lnbench: cyclictest failed (status %d)\n", status);
+		return 1;
+	}
+
+	f = fopen(HIST_FILE, "r");
+	if (!f)
+		die(HIST_FILE);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long b, cnt;
+
+		if (sscanf(line, "%lu %lu", &b, &cnt) == 2 && b < HIST_US)
+			hist[b] += cnt;
+		else if (sscanf(line, "# Avg Latencies: %lu", &cnt) == 1)
+			avg = cnt;
+		else if (sscanf(line, "# Max Latencies: %lu", &cnt) == 1)
+			maxl = cnt;
+		else if (sscanf(line, "# Histogram Overflows: %lu", &cnt) == 1)
+			over = cnt;
+	}
+	fclose(f);
+	for (int b = 0; b < HIST_US; b++)
+		total += hist[b];
+	total += over;
+	for (int b = 0; b < HIST_US && total; b++) {
+		seen += hist[b];
+		if (p50 < 0 && seen >= 0.5 * total)
+			p50 = b;
+		if (p99 < 0 && seen >= 0.99 * total)
+			p99 = b;
+		if (p999 < 0 && seen >= 0.999 * total)
+			p999 = b;
+	}
+	/* Beyond the histogram: the maximum is the best bound we have. */
+	p50 = p50 < 0 ? maxl : p50;
+	p99 = p99 < 0 ? maxl : p99;
+	p999 = p999 < 0 ? maxl : p999;
+	qsort(hbt, nhb, sizeof(hbt[0]), cmp_u64);
+	printf("BENCH mode=cyclictest samples=%.0f avg_us=%.0f p50_us=%.0f p99_us=%.0f p999_us=%.0f max_us=%.0f overflows=%llu hackbench_runs=%d hackbench_s=%.6f\n",
+	       total, avg, p50, p99, p999, maxl, (unsigned long long)over, nhb,
+	       nhb ? hbt[nhb / 2] / 1e9 : -1.0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: lnbench rtt|pingpong|messaging|wakeup [options]\n");
+		fprintf(stderr, "usage: lnbench rtt|pingpong|messaging|wakeup|cyclictest [options]\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -684,6 +881,8 @@ int main(int argc, char **argv)
 		return do_messaging(argc, argv);
 	if (!strcmp(argv[0], "wakeup"))
 		return do_wakeup(argc, argv);
+	if (!strcmp(argv[0], "cyclictest"))
+		return do_cyclictest(argc, argv);
 	fprintf(stderr, "lnbench: unknown mode %s\n", argv[0]);
 	return 2;
 }

@@ -111,6 +111,25 @@ def boot_env(boot, s, environ=None):
                 GUEST_TIMEOUT=s['BENCH_TIMEOUT'], ACCEL='tcg')
 
 
+# Debian programs a workload of lnbench runs (lnbench cyclictest: rt-tests).
+HOST_PROGRAMS = {'cyclictest': ('cyclictest', 'hackbench')}
+
+
+def host_programs(b):
+    """DEST=SRC pairs of the Debian programs @b's runs need, with their
+    libraries (scripts/host-programs.sh)."""
+    progs = []
+    for r in b.runs:
+        for p in HOST_PROGRAMS.get(str(r.cmd[0]), ()):
+            if p not in progs:
+                progs.append(p)
+    if not progs:
+        return []
+    out = subprocess.run([os.path.join(TOP, 'scripts', 'host-programs.sh')] + progs,
+                         stdout=subprocess.PIPE, text=True, check=True).stdout
+    return out.split()
+
+
 def boot(b, results, i, total, s, prog):
     """Boot @b with scripts/boot.sh into @results (its verdict.json is
     the outcome); returns boot.sh's exit status."""
@@ -121,12 +140,13 @@ def boot(b, results, i, total, s, prog):
     fd, cmdfile = tempfile.mkstemp(prefix='bench-cmd-', dir=results)
     with os.fdopen(fd, 'w') as f:
         f.write(guest_script(b))
+    files = ['/extra/lnbench=' + prog,
+             '/tests/latnice=' + os.path.join(s['PROGRAMS'], 'latnice')]
+    files += host_programs(b)
     t0 = time.time()
     try:
-        rc = subprocess.run([os.path.join(TOP, 'scripts', 'boot.sh'), results, cmdfile,
-                             '/extra/lnbench=' + prog,
-                             '/tests/latnice=' + os.path.join(s['PROGRAMS'], 'latnice')],
-                            env=boot_env(b, s)).returncode
+        rc = subprocess.run([os.path.join(TOP, 'scripts', 'boot.sh'), results, cmdfile]
+                            + files, env=boot_env(b, s)).returncode
     finally:
         os.unlink(cmdfile)
     log('    %s: done in %ds (exit %d)' % (b.name, time.time() - t0, rc))

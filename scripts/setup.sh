@@ -25,7 +25,8 @@ PKGS=(qemu-system-x86 busybox-static gcc make flex bison bc libelf-dev
       libssl-dev cpio perl libc6-dev ccache git python3 rsync xz-utils
       man-db groff-base python3-ply python3-git)
 #   gnuplot-nox       make bench: the PNG plots
-[ "${1:-}" = bench ] && PKGS+=(gnuplot-nox)
+#   rt-tests          make bench: cyclictest and hackbench in the guest (figure 6)
+[ "${1:-}" = bench ] && PKGS+=(gnuplot-nox rt-tests)
 
 missing=()
 for p in "${PKGS[@]}"; do

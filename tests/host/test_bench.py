@@ -97,9 +97,9 @@ def figure9():
 
 class TestRegistry(unittest.TestCase):
     def test_only_from_the_registry(self):
-        self.assertEqual(list(figures.FIGURES), ['1', '2', '3', '4', '5'])
-        self.assertEqual(figures.select(''), ['1', '2', '3', '4', '5'])
-        self.assertEqual(figures.select(None), ['1', '2', '3', '4', '5'])
+        self.assertEqual(list(figures.FIGURES), ['1', '2', '3', '4', '5', '6'])
+        self.assertEqual(figures.select(''), ['1', '2', '3', '4', '5', '6'])
+        self.assertEqual(figures.select(None), ['1', '2', '3', '4', '5', '6'])
         self.assertEqual(figures.select('12'), ['1', '2'])
         self.assertEqual(figures.select('1,2'), ['1', '2'])
         self.assertEqual(figures.select('21'), ['1', '2'])
@@ -117,7 +117,7 @@ class TestRegistry(unittest.TestCase):
     def test_a_new_entry_is_a_new_figure(self):
         reg = fake_registry(figure9())
         self.assertEqual(figures.select('9', reg), ['2', '9'])
-        self.assertEqual(figures.select('', reg), ['1', '2', '3', '4', '5', '9'])
+        self.assertEqual(figures.select('', reg), ['1', '2', '3', '4', '5', '6', '9'])
         boots = figures.plan('full', ['9'], reg)
         self.assertEqual([b.name for b in boots], ['bench-nine'])
         self.assertEqual(boots[0].runs[0].cmd, ['rtt', '-n', 2])
@@ -180,6 +180,16 @@ def fake_data(boot, run):
         return dict(mode='pingpong', pairs=1, tps=1000.0 + (run.value or 0), seconds='0.500')
     if run.workload == 'wakeup':
         return dict(mode='wakeup', p50_ns=1000, p99_ns=2000, p999_ns=3000)
+    if run.workload == 'cyclictest':
+        # 0 at 1000 us, -20 and sched_runtime at 100, FIFO at 50, idle 60.
+        base = {None: 1000, -5: 800, -10: 500, -15: 300, -20: 100, 19: 1200}[run.value]
+        if run.meta['row'] != 'other':
+            base = 100 if run.meta['row'] == 'runtime' else 50
+        if run.meta['load'] == 'idle':
+            base = 60
+        return dict(mode='cyclictest', samples=1000, avg_us=base, p50_us=base // 2,
+                    p99_us=base * 2, p999_us=base * 3, max_us=base * 4, overflows=0,
+                    hackbench_runs=5, hackbench_s=0.5)
     return dict(mode='messaging', seconds=1.25)
 
 
@@ -264,7 +274,7 @@ class TestFakeRun(unittest.TestCase):
             saved = json.load(f)
         self.assertEqual(saved, data)
         self.assertNotIn(self.tmp, json.dumps(saved))
-        self.assertEqual(saved['figures'], ['1', '2', '3', '4', '5'])
+        self.assertEqual(saved['figures'], ['1', '2', '3', '4', '5', '6'])
         for b in saved['boots']:
             self.assertEqual(b['results'], 'boots/' + b['name'])
             self.assertEqual(b['exit'], 0)
@@ -421,6 +431,53 @@ class TestFigures(unittest.TestCase):
         keys = [r.meta['key'] for r in boots[1].runs]
         self.assertEqual(keys, ['off'] * 3 + ['switch'] + ['on'] * 3)
         self.assertEqual(boots[1].runs[3].value, -20)
+
+    def test_slice_face(self):
+        """Figure 6: the plan's rows, the table, and each claim measured."""
+        boots = figures.plan_slice(figures.SLICE_MODES['quick'])
+        self.assertEqual([(b.kernel, b.topo, b.mode) for b in boots],
+                         [('baseline', '1x1x1', 'icount'), ('patched', '1x1x1', 'icount')])
+        # The baseline has no latency nice: no value is set there.
+        self.assertEqual({r.value for r in boots[0].runs}, {None})
+        self.assertEqual(len(boots[1].runs), 3 * (len(figures.SLICE_VALUES) + 2 + 2))
+        self.assertIn(['-r', figures.SLICE_RUNTIME], [r.cmd[3:5] for r in boots[1].runs])
+        recs = []
+        for b in boots:
+            for r in b.runs:
+                d = fake_data(b, r)
+                recs.append(dict(figure='6', kernel=b.kernel, value=r.value, **r.meta,
+                                 **{k: v for k, v in d.items() if k != 'mode'}))
+        text = figures.claims_slice(recs)
+        self.assertIn('at least 5x lower than at 0 under load: holds (avg 1000 -> 100 us', text)
+        self.assertIn('within 10% of sched_runtime 100 us at p50, p99 and p99.9: holds', text)
+        self.assertIn('-10, -15 to -20: holds (2000 >= 1600 >= 1000 >= 600 >= 200)', text)
+        self.assertIn("idle: -20's p99 no worse than 0's", text)
+        self.assertIn('moonshot: -20\'s p99 within 2x of SCHED_FIFO\'s: holds (200 against 100', text)
+        self.assertIn('value 0 as mainline: hackbench beside cyclictest within 2% of the '
+                      'baseline: holds', text)
+        # A kernel whose -20 does nothing fails the first claim.
+        flat = [dict(r, avg_us=1000, p99_us=2000) if r['value'] == -20 else r for r in recs]
+        self.assertIn('under load: FAILS', figures.claims_slice(flat))
+        self.assertEqual(figures.claims_slice([]).count('NOT CHECKED'), 6)
+        table = figures.figure6(recs, figures.SLICE_MODES['quick'])
+        self.assertIn('| patched | latency nice -20 | hackbench | 3 | 100 | 50 | 200 | 300 | 400 |',
+                      table)
+        self.assertIs(figures.FIGURES['6'].claims, figures.claims_slice)
+
+    def test_host_programs(self):
+        """scripts/host-programs.sh: a program and what ldd lists, at their paths."""
+        script = os.path.join(HERE, '..', '..', 'scripts', 'host-programs.sh')
+        out = subprocess.run(['bash', script, 'sh'], stdout=subprocess.PIPE, text=True,
+                             check=True).stdout.split()
+        dests = [x.split('=', 1)[0] for x in out]
+        self.assertTrue(all(d == x.split('=', 1)[1] for d, x in zip(dests, out)))
+        self.assertTrue(any(d.endswith('/libc.so.6') for d in dests), out)
+        self.assertTrue(any('ld-linux' in d for d in dests), out)
+        bad = subprocess.run(['bash', script, 'no-such-program-here'], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn('not found on this machine', bad.stderr)
+        self.assertEqual(bad.stdout, '')
 
     def test_plots(self):
         """With gnuplot: a data file and a PNG per curve, in the bench folder."""
