@@ -269,12 +269,15 @@ static void show_task(const struct latnice_ctl *ctl, pid_t pid)
 		pid = getpid();
 	printf("pid %d's current latency nice: %d%s\n", pid, v,
 	       attr.sched_flags & SCHED_FLAG_RESET_ON_FORK ? " (reset on fork)" : "");
-	/* With -v, the slice it gives (or the task's own sched_runtime). */
+	/*
+	 * With -v, the slice it runs with: its latency nice's, or the one it
+	 * asked for with sched_runtime (sched_getattr() reports the slice in
+	 * use either way, so the two cannot be told apart from here).
+	 */
 	slice = ctl->verbose ? task_slice(pid) : -1;
 	if (slice >= 0)
-		printf("pid %d's slice: %lld.%03lld ms (%s)\n", pid, slice / 1000000,
-		       slice % 1000000 / 1000,
-		       attr.sched_runtime ? "its own sched_runtime" : "from latency nice");
+		printf("pid %d's slice: %lld.%03lld ms\n", pid, slice / 1000000,
+		       slice % 1000000 / 1000);
 }
 
 static void set_task(const struct latnice_ctl *ctl, pid_t pid)

@@ -43,7 +43,7 @@ ok "-v shows the value after setting it" is "$(echo "$out" | head -n 1)" "pid $p
 # The slice of -2: the base slice less 2/20 of its distance to 0.1 ms.
 base=$(cat /sys/kernel/debug/sched/base_slice_ns)
 ns=$((base - (base - 100000) * 2 / 20))
-want=$(printf "pid %d's slice: %d.%03d ms (from latency nice)" $pid $((ns / 1000000)) $((ns % 1000000 / 1000)))
+want=$(printf "pid %d's slice: %d.%03d ms" $pid $((ns / 1000000)) $((ns % 1000000 / 1000)))
 ok "-v shows the slice the value gives" is "$(echo "$out" | sed -n 2p)" "$want"
 ok "without -v, one line" is "$(latnice -p $pid | wc -l)" "1"
 ok "/proc shows the task's own setting" has "$(grep '^latency_nice ' /proc/$pid/sched)" "-2"
