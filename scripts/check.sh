@@ -132,9 +132,11 @@ fi
 stage_done
 
 stage "harness self-test: a guest command's exit status comes back"
-status_of "$counts/run.out" "$TOP/scripts/run.sh" 'test -f /extra/lib.sh && exit 7' "$TOP/scripts/lib.sh"
+dash=$(readlink -f "$(command -v dash)")
+HOST_PROGRAMS=dash status_of "$counts/run.out" "$TOP/scripts/run.sh" \
+	"test -f /extra/lib.sh && $dash -c 'exit 7'" "$TOP/scripts/lib.sh"
 if [ $rc -eq 7 ]; then
-	result ok "scripts/run.sh (make run) exits 7 when the guest command does, with EXTRA files in /extra"
+	result ok "scripts/run.sh (make run) exits 7 when the guest command does, with EXTRA files in /extra and HOST_PROGRAMS (dash, dynamically linked) run"
 else
 	result fail "scripts/run.sh exited $rc, not 7: $(tr '\n' ' ' <"$counts/run.out")"
 fi

@@ -6,7 +6,10 @@
 #        make run CMD='COMMAND' EXTRA='HOST_FILE ...'
 # Each HOST_FILE is copied to /extra/<its name> in the guest, and the
 # command runs in /extra with /extra and /tests on PATH (the project's
-# static test programs and tools are in /tests).  The exit status is the
+# static test programs and tools are in /tests).  HOST_PROGRAMS (a setting)
+# names programs of this machine that the guest gets at their own paths
+# with the libraries ldd lists (scripts/host-programs.sh), e.g.
+# HOST_PROGRAMS="cyclictest hackbench".  The exit status is the
 # command's, or non-zero when the kernel splats or QEMU times out.
 # (make itself can only exit 0 or 2: use this script when the exact
 # status matters; make run prints it.)
@@ -24,6 +27,12 @@ for f in "$@"; do
 	[ -f "$f" ] || die "EXTRA file not found: $f"
 	files+=("/extra/$(basename "$f")=$f")
 done
+if [ -n "$HOST_PROGRAMS" ]; then
+	# shellcheck disable=SC2086 # a list of program names
+	mapfile -t -O ${#files[@]} files < <("$TOP/scripts/host-programs.sh" $HOST_PROGRAMS) ||
+		die "HOST_PROGRAMS: see the error above"
+	[ ${#files[@]} -gt 0 ] || die "HOST_PROGRAMS=$HOST_PROGRAMS: nothing to put in the guest"
+fi
 printf '# make run: no test list\n' >"$tmp/list"
 mapfile -t -O ${#files[@]} files < <(guest_programs "$tmp/list")
 set +e
