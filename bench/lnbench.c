@@ -38,7 +38,8 @@
  *	custom slice), which cyclictest's threads inherit.  Reports
  *	cyclictest's average, p50, p99, p99.9 and maximum latency (us, the
  *	percentiles from its histogram) and the median time (s) of the
- *	hackbench runs that finished meanwhile.
+ *	hackbench runs that finished meanwhile.  Waits for high-resolution
+ *	timers first (CLOCK_MONOTONIC's resolution 1 ns), as after boot.
  *
  * Every report is one line: "BENCH mode=... key=value ...".  Times come
  * from CLOCK_MONOTONIC, which under QEMU's -icount advances with the
@@ -786,6 +787,22 @@ static int do_cyclictest(int argc, char **argv)
 	cargv[n++] = "--histfile=" HIST_FILE;
 	cargv[n] = NULL;
 
+	/*
+	 * High-resolution timers come on once the kernel has found its
+	 * clocksource fit, a second or two after boot; before, every sleep
+	 * ends at a tick, whatever the scheduler does.
+	 */
+	for (int i = 0; ; i++) {
+		struct timespec res;
+
+		if (!clock_getres(CLOCK_MONOTONIC, &res) && !res.tv_sec && res.tv_nsec == 1)
+			break;
+		if (i == 100) {
+			fprintf(stderr, "lnbench: no high-resolution timers after 10 s\n");
+			return 1;
+		}
+		usleep(100000);
+	}
 	if (pipe(fds))
 		die("pipe");
 	if (hb) {
