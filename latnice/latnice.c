@@ -10,7 +10,9 @@
  *
  * A cpu cgroup has a latency nice of its own in its cpu.latency.nice file,
  * which its tasks use unless they set one; "default" there means the
- * group follows its parent.  --cgroup shows or writes that file.
+ * group follows its parent.  --cgroup shows or writes that file.  A task
+ * drops its own setting, and follows its cgroup again, with
+ * SCHED_FLAG_LATENCY_NICE_DEFAULT: -n default.
  *
  * Modelled on util-linux's chrt(1) and uclampset(1).
  */
@@ -49,6 +51,9 @@
 #endif
 #ifndef SCHED_FLAG_LATENCY_NICE
 #define SCHED_FLAG_LATENCY_NICE		0x80
+#endif
+#ifndef SCHED_FLAG_LATENCY_NICE_DEFAULT
+#define SCHED_FLAG_LATENCY_NICE_DEFAULT	0x100
 #endif
 #ifndef SCHED_ATTR_SIZE_VER2
 #define SCHED_ATTR_SIZE_VER2		60
@@ -95,7 +100,7 @@ struct latnice_ctl {
 	const char *cgroup;	/* --cgroup PATH */
 	int value;		/* the value to set */
 	bool set;		/* -n given */
-	bool value_default;	/* -n default (cgroups only) */
+	bool value_default;	/* -n default: drop the setting */
 	bool all_tasks;		/* -a */
 	bool reset_on_fork;	/* -R */
 	bool verbose;		/* -v */
@@ -116,8 +121,8 @@ static int sys_sched_setattr(pid_t pid, struct latnice_attr *attr)
 static void __attribute__((__noreturn__)) usage(FILE *out)
 {
 	fputs("Usage:\n"
-	      " latnice [options] -n <value> <command> [<argument>...]\n"
-	      " latnice [options] [-n <value>] -p <pid>\n"
+	      " latnice [options] -n <value>|default <command> [<argument>...]\n"
+	      " latnice [options] [-n <value>|default] -p <pid>\n"
 	      " latnice [-v] [-n <value>|default] --cgroup <path>\n"
 	      "\n"
 	      "Run a program with a latency nice value, or show or change the\n"
@@ -126,14 +131,15 @@ static void __attribute__((__noreturn__)) usage(FILE *out)
 	      "default is 0.\n"
 	      "\n"
 	      "Options:\n"
-	      " -n, --value <value>   latency nice value to set, -20..19; for a\n"
-	      "                       cgroup, 'default' follows the parent again\n"
+	      " -n, --value <value>   latency nice value to set, -20..19; 'default'\n"
+	      "                       drops a task's setting (it follows its cgroup\n"
+	      "                       again), and a cgroup's (it follows its parent)\n"
 	      " -p, --pid             operate on an existing pid (given last)\n"
 	      " -c, --cgroup <path>   operate on the cgroup directory <path>\n"
 	      " -a, --all-tasks       operate on all the threads of the pid\n"
 	      " -R, --reset-on-fork   children of the task start at the default\n"
-	      " -v, --verbose         show the value after setting it, and a\n"
-	      "                       task's slice\n"
+	      " -v, --verbose         show the value after setting it, and whether\n"
+	      "                       it is a task's own and the task's slice\n"
 	      "\n"
 	      " -h, --help            display this help\n"
 	      " -V, --version         display version\n"
@@ -205,8 +211,9 @@ static void __attribute__((__noreturn__)) fail(const char *what, pid_t pid, int 
 		errx(EXIT_FAILURE, "%s: no such process", who(pid, b, sizeof(b)));
 	case EPERM:
 		errx(EXIT_FAILURE, "%s %s's latency nice: permission denied "
-		     "(lowering it, or changing another user's task, needs CAP_SYS_NICE; "
-		     "see RLIMIT_NICE)", what, who(pid, b, sizeof(b)));
+		     "(lowering it, dropping a setting above its cgroup's value, or "
+		     "changing another user's task, needs CAP_SYS_NICE; see RLIMIT_NICE)",
+		     what, who(pid, b, sizeof(b)));
 	case ENOSYS:
 		errx(EXIT_FAILURE, "this kernel has no sched_setattr/sched_getattr "
 		     "system calls, so no latency nice");
@@ -222,6 +229,12 @@ static void __attribute__((__noreturn__)) unsupported(void)
 	     "(its sched_attr has no sched_latency_nice field)");
 }
 
+static void __attribute__((__noreturn__)) no_drop(void)
+{
+	errx(EXIT_FAILURE, "this kernel cannot drop a task's latency nice setting "
+	     "(no SCHED_FLAG_LATENCY_NICE_DEFAULT); set a value instead");
+}
+
 static int get_latency_nice(pid_t pid, struct latnice_attr *attr)
 {
 	if (sys_sched_getattr(pid, attr))
@@ -233,51 +246,64 @@ static int get_latency_nice(pid_t pid, struct latnice_attr *attr)
 }
 
 /*
- * The slice (EEVDF request size, ns) @pid runs with: se.slice in
- * /proc/<pid>/sched, which kernels with CONFIG_SCHED_DEBUG show; -1 when
- * there is none.
+ * The fields of /proc/<pid>/sched that -v shows, which kernels with
+ * CONFIG_SCHED_DEBUG have: the slice (EEVDF request size, ns) the task
+ * runs with, se.slice, and whether it has a latency nice setting of its
+ * own, a latency_nice line (the value in effect is "effective
+ * latency_nice").  false when the file cannot be read.
  */
-static long long task_slice(pid_t pid)
+struct proc_sched {
+	long long slice;	/* -1: not shown */
+	bool own;		/* a latency_nice line */
+};
+
+static bool read_proc_sched(pid_t pid, struct proc_sched *ps)
 {
 	char path[64], line[256];
-	long long slice = -1;
 	FILE *f;
 
+	ps->slice = -1;
+	ps->own = false;
 	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
 	f = fopen(path, "r");
 	if (!f)
-		return -1;
+		return false;
 	while (fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':');
 
-		if (colon && !strncmp(line, "se.slice ", 9)) {
-			slice = strtoll(colon + 1, NULL, 10);
-			break;
-		}
+		if (!colon)
+			continue;
+		if (!strncmp(line, "se.slice ", 9))
+			ps->slice = strtoll(colon + 1, NULL, 10);
+		else if (!strncmp(line, "latency_nice ", 13))
+			ps->own = true;
 	}
 	fclose(f);
-	return slice;
+	return true;
 }
 
 static void show_task(const struct latnice_ctl *ctl, pid_t pid)
 {
 	struct latnice_attr attr;
 	int v = get_latency_nice(pid, &attr);
-	long long slice;
+	struct proc_sched ps;
 
 	if (!pid)
 		pid = getpid();
 	printf("pid %d's current latency nice: %d%s\n", pid, v,
 	       attr.sched_flags & SCHED_FLAG_RESET_ON_FORK ? " (reset on fork)" : "");
+	if (!ctl->verbose || !read_proc_sched(pid, &ps))
+		return;
+	printf("pid %d's latency nice setting: %s\n", pid,
+	       ps.own ? "its own" : "none (it follows its cgroup)");
 	/*
-	 * With -v, the slice it runs with: its latency nice's, or the one it
-	 * asked for with sched_runtime (sched_getattr() reports the slice in
-	 * use either way, so the two cannot be told apart from here).
+	 * The slice it runs with: its latency nice's, or the one it asked
+	 * for with sched_runtime (sched_getattr() reports the slice in use
+	 * either way, so the two cannot be told apart from here).
 	 */
-	slice = ctl->verbose ? task_slice(pid) : -1;
-	if (slice >= 0)
-		printf("pid %d's slice: %lld.%03lld ms\n", pid, slice / 1000000,
-		       slice % 1000000 / 1000);
+	if (ps.slice >= 0)
+		printf("pid %d's slice: %lld.%03lld ms\n", pid, ps.slice / 1000000,
+		       ps.slice % 1000000 / 1000);
 }
 
 static void set_task(const struct latnice_ctl *ctl, pid_t pid)
@@ -290,7 +316,11 @@ static void set_task(const struct latnice_ctl *ctl, pid_t pid)
 	 * kernel takes the reset-on-fork flag only with a policy, so -R
 	 * passes the task's own policy back instead of KEEP_POLICY.
 	 */
-	attr.sched_flags = SCHED_FLAG_LATENCY_NICE | SCHED_FLAG_KEEP_PARAMS;
+	attr.sched_flags = SCHED_FLAG_KEEP_PARAMS;
+	if (ctl->value_default)
+		attr.sched_flags |= SCHED_FLAG_LATENCY_NICE_DEFAULT;
+	else
+		attr.sched_flags |= SCHED_FLAG_LATENCY_NICE;
 	if (ctl->reset_on_fork)
 		attr.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
 	else
@@ -306,8 +336,11 @@ static void set_task(const struct latnice_ctl *ctl, pid_t pid)
 			if (sys_sched_getattr(pid, &probe) == 0 &&
 			    probe.size < SCHED_ATTR_SIZE_VER2)
 				unsupported();
+			/* Latency nice, but from before the drop flag: */
+			if (e == EINVAL && ctl->value_default)
+				no_drop();
 		}
-		fail("failed to set", pid, e);
+		fail(ctl->value_default ? "failed to drop" : "failed to set", pid, e);
 	}
 	if (ctl->verbose)
 		show_task(ctl, pid);
@@ -481,6 +514,11 @@ static void cgroup_set(const struct latnice_ctl *ctl)
 			cgroup_show(ctl->cgroup);
 		return;
 	}
+	/* The file was opened: the kernel refused the value itself. */
+	if (e == EPERM)
+		errx(EXIT_FAILURE, "failed to set cgroup %s's latency nice: "
+		     "permission denied (a value below the parent cgroup's value "
+		     "in effect needs CAP_SYS_NICE)", ctl->cgroup);
 fail:
 	if (e == EACCES || e == EPERM)
 		errx(EXIT_FAILURE, "failed to set cgroup %s's latency nice: "
@@ -564,10 +602,6 @@ static void parse_args(struct latnice_ctl *ctl, int argc, char **argv)
 		ctl->mode = MODE_CGROUP;
 		return;
 	}
-	if (ctl->value_default)
-		errx(EXIT_FAILURE, "'default' is a value for a cgroup (--cgroup); "
-		     "a task's value is an integer from %d to %d",
-		     MIN_LATENCY_NICE, MAX_LATENCY_NICE);
 	if (ctl->mode == MODE_PID) {
 		if (nargs != 1)
 			errx(EXIT_FAILURE, "-p takes exactly one pid, given last "

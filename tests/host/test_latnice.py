@@ -138,6 +138,7 @@ class TestLatnice(unittest.TestCase):
     def test_no_such_process(self):
         self.assert_error(['-p', '2147483647'], 'pid 2147483647: no such process')
         self.assert_error(['-n', '3', '-p', '2147483647'], 'pid 2147483647: no such process')
+        self.assert_error(['-n', 'default', '-p', '2147483647'], 'pid 2147483647: no such process')
         self.assert_error(['-a', '-p', '2147483647'], 'pid 2147483647: no such process')
 
     @unittest.skipIf(kernel_has_latency_nice(), 'this kernel has latency nice')
@@ -149,6 +150,10 @@ class TestLatnice(unittest.TestCase):
         self.assert_error(['-n', '-5', 'touch', marker], msg)
         self.assertFalse(os.path.exists(marker), 'the command ran anyway')
         self.assert_error(['-n', '5', '-p', str(os.getpid())], msg)
+        # -n default drops a task's setting; the kernel is checked first.
+        self.assert_error(['-n', 'default', '-p', str(os.getpid())], msg)
+        self.assert_error(['-n', 'default', 'touch', marker], msg)
+        self.assertFalse(os.path.exists(marker), 'the command ran anyway')
 
     def fake_cgroups(self):
         """A tree of directories that looks like cgroups to latnice:
@@ -205,7 +210,6 @@ class TestLatnice(unittest.TestCase):
         self.assert_error(['-c', ''], '--cgroup needs a cgroup directory')
         for args in (['-p', '1'], ['-a'], ['-R', '-n', '1'], ['true']):
             self.assert_error(['-c', a] + args, '--cgroup takes no pid, command, -a or -R')
-        self.assert_error(['-n', 'default', '-p', '1'], "'default' is a value for a cgroup")
         os.unlink(path)
         self.assert_error(['-c', a], 'has no cpu controller (enable it with: echo +cpu > %s/cgroup.subtree_control)' % root)
         open(os.path.join(a, 'cpu.weight'), 'w').close()
