@@ -21,9 +21,13 @@ mkdir -p "$BUILD"
 #   xz-utils          unpacking linux-source-6.12
 #   man-db groff-base checking the latnice man page renders
 #   python3-ply python3-git   checkpatch.pl's SPDX check (scripts/spdxcheck.py)
+#   lib32gcc-12-dev libc6-dev-i386
+#                     the ABI test as a static i386 program (gcc -m32); not
+#                     gcc-multilib, which conflicts with the arm64 cross
+#                     compiler of make matrix
 PKGS=(qemu-system-x86 busybox-static gcc make flex bison bc libelf-dev
       libssl-dev cpio perl libc6-dev ccache git python3 rsync xz-utils
-      man-db groff-base python3-ply python3-git)
+      man-db groff-base python3-ply python3-git lib32gcc-12-dev libc6-dev-i386)
 #   gnuplot-nox       make bench: the PNG plots
 #   rt-tests          make bench: cyclictest and hackbench in the guest (figure 6)
 [ "${1:-}" = bench ] && PKGS+=(gnuplot-nox rt-tests)
