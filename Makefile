@@ -8,6 +8,10 @@
 # Steps, each also a target: setup, source, apply, kernel, programs.
 # make bisect builds and boots the base and every patch of the series
 # (BISECT_STEPS=15-16: only those steps; 0 is the base).
+# make matrix builds the series in the configurations of build bots and
+# distributions (!SMP, !SCHED_SMT, !CGROUP_SCHED, i386, arm64, Debian's,
+# W=1 against the base; ENTRIES='up arm64' picks some); CI runs it after
+# make check.
 # make bench measures the series against the unpatched kernel (BENCH=quick
 # by default, BENCH=full for the whole matrix; ONLY=1234 picks figures).
 # Work on the series: make apply (patches/ -> build/linux, branch latnice),
@@ -23,7 +27,7 @@ export $(shell sed -n 's/^\([A-Z][A-Z0-9_]*\)=.*/\1/p' scripts/settings) CMD
 S := scripts
 
 .PHONY: all help setup source apply export kernel programs check demo run bisect \
-	bench host-check clean distclean
+	matrix bench host-check clean distclean
 
 all: help
 
@@ -65,13 +69,19 @@ run: programs
 bisect: kernel
 	@$(S)/bisect-check.sh
 
+# The series built in other configurations (see scripts/matrix.sh).
+matrix: kernel
+	@$(S)/setup.sh matrix
+	@$(S)/matrix.sh $(ENTRIES)
+
 # The series against the unpatched kernel, side by side (see README.md):
 # bench/bench.py; ONLY=12 picks figures (default: every figure it has).
 bench: programs
 	@python3 bench/bench.py $(if $(ONLY),--only '$(ONLY)')
 
 clean:
-	rm -rf build/obj-* build/programs* build/kselftest-sched build/bench build/counts results
+	rm -rf build/obj-* build/programs* build/kselftest-sched build/bench build/counts \
+		build/matrix results
 
 distclean:
 	rm -rf build results

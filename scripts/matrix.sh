@@ -6,7 +6,6 @@
 # Usage: scripts/matrix.sh [ENTRY...]     (make matrix; default: every entry)
 #
 # Entries (name: architecture, configuration, what is built):
-#   nosmt         x86_64, test config with SCHED_SMT off: the touched objects
 #   nocgroupsched x86_64, test config with CGROUP_SCHED off: touched objects
 #   nofairgroup   x86_64, test config with FAIR_GROUP_SCHED off (cgroups
 #                 and CGROUP_SCHED on): the touched objects
@@ -16,8 +15,10 @@
 #                 !SCHED_DEBUG): a full link of vmlinux
 #   i386          i386 allnoconfig with SMP and SCHED_SMT: the touched
 #                 objects (the 32-bit struct sched_attr is 60 bytes)
-#   arm64         arm64 allnoconfig with CGROUP_SCHED (Debian's cross
-#                 compiler, gcc-aarch64-linux-gnu): a full link of vmlinux
+#   arm64         arm64 allnoconfig with SMP, without SCHED_SMT, with
+#                 CGROUP_SCHED (Debian's cross compiler,
+#                 gcc-aarch64-linux-gnu): a full link of vmlinux.  This is
+#                 the !SCHED_SMT entry: on x86, SMP implies SCHED_SMT.
 #   debian        x86_64, Debian's own config (linux-config-6.12 at
 #                 $KVER_DEB, config.amd64_none_amd64): the touched objects
 #   w1            x86_64 test config, W=1: the touched objects of the base
@@ -36,7 +37,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ALL=(nosmt nocgroupsched nofairgroup noschedstats noscheddebug up i386 arm64 debian w1)
+ALL=(nocgroupsched nofairgroup noschedstats noscheddebug up i386 arm64 debian w1)
 entries=("$@")
 [ ${#entries[@]} -gt 0 ] || entries=("${ALL[@]}")
 for e in "${entries[@]}"; do
@@ -62,7 +63,7 @@ touched_objects() {
 		o=${f%.c}.o
 		if [[ $f == kernel/sched/* ]]; then
 			local unit
-			unit=$(grep -l "^#include \"${f#kernel/sched/}\"" "$SRC"/kernel/sched/*.c 2>/dev/null | head -n 1)
+			unit=$(grep -lE "^#[[:space:]]*include[[:space:]]+\"${f#kernel/sched/}\"" "$SRC"/kernel/sched/*.c 2>/dev/null | head -n 1)
 			[ -n "$unit" ] && o=kernel/sched/$(basename "${unit%.c}").o
 		fi
 		echo "$o"
@@ -151,19 +152,18 @@ warnings() {
 run_entry() {
 	local e=$1 dir log arch=x86_64
 	case $e in
-	nosmt | nocgroupsched | nofairgroup | noschedstats | noscheddebug) dir=$mdir/testconfig ;;
+	nocgroupsched | nofairgroup | noschedstats | noscheddebug) dir=$mdir/testconfig ;;
 	*) dir=$mdir/$e ;;
 	esac
 	log=$mdir/$e.log
 	: >"$log"
 	mkdir -p "$dir"
 	case $e in
-	nosmt | nocgroupsched | nofairgroup | noschedstats | noscheddebug)
+	nocgroupsched | nofairgroup | noschedstats | noscheddebug)
 		cp "$OBJ/.config" "$dir/.config"
 		case $e in
-		nosmt) set_options "$dir" x86_64 "$log" SCHED_SMT=n ;;
-		nocgroupsched) set_options "$dir" x86_64 "$log" CGROUP_SCHED=n ;;
-		nofairgroup) set_options "$dir" x86_64 "$log" FAIR_GROUP_SCHED=n CGROUP_SCHED=y ;;
+		nocgroupsched) set_options "$dir" x86_64 "$log" SCHED_AUTOGROUP=n CGROUP_SCHED=n ;;
+		nofairgroup) set_options "$dir" x86_64 "$log" SCHED_AUTOGROUP=n FAIR_GROUP_SCHED=n CGROUP_SCHED=y ;;
 		noschedstats) set_options "$dir" x86_64 "$log" SCHEDSTATS=n SCHED_DEBUG=y ;;
 		noscheddebug) set_options "$dir" x86_64 "$log" SCHED_DEBUG=n SCHEDSTATS=y ;;
 		esac && build_objects "$dir" x86_64 "$log"
@@ -184,7 +184,7 @@ run_entry() {
 		command -v aarch64-linux-gnu-gcc >/dev/null ||
 			{ echo "aarch64-linux-gnu-gcc is missing: scripts/setup.sh matrix" >>"$log"; return 1; }
 		kmake "$dir" arm64 "$log" allnoconfig &&
-			set_options "$dir" arm64 "$log" SMP=y CGROUPS=y CGROUP_SCHED=y &&
+			set_options "$dir" arm64 "$log" SMP=y SCHED_SMT=n CGROUPS=y CGROUP_SCHED=y &&
 			link "$dir" arm64 "$log"
 		;;
 	debian)

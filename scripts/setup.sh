@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages the harness needs, only those missing.
 #
-# Usage: scripts/setup.sh [bench]
-#   bench  also what 'make bench' needs (gnuplot for its plots)
+# Usage: scripts/setup.sh [bench|matrix]
+#   bench   also what 'make bench' needs (gnuplot for its plots)
+#   matrix  also what 'make matrix' needs (the arm64 cross compiler)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$BUILD"
@@ -31,6 +32,8 @@ PKGS=(qemu-system-x86 busybox-static gcc make flex bison bc libelf-dev
 #   gnuplot-nox       make bench: the PNG plots
 #   rt-tests          make bench: cyclictest and hackbench in the guest (figure 6)
 [ "${1:-}" = bench ] && PKGS+=(gnuplot-nox rt-tests)
+#   gcc-aarch64-linux-gnu  make matrix: the arm64 build
+[ "${1:-}" = matrix ] && PKGS+=(gcc-aarch64-linux-gnu)
 
 missing=()
 for p in "${PKGS[@]}"; do
