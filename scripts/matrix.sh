@@ -150,7 +150,7 @@ warnings() {
 }
 
 run_entry() {
-	local e=$1 dir log arch=x86_64
+	local e=$1 dir log
 	case $e in
 	nocgroupsched | nofairgroup | noschedstats | noscheddebug) dir=$mdir/testconfig ;;
 	*) dir=$mdir/$e ;;
@@ -174,13 +174,11 @@ run_entry() {
 			link "$dir" x86_64 "$log"
 		;;
 	i386)
-		arch=i386
 		kmake "$dir" i386 "$log" allnoconfig &&
 			set_options "$dir" i386 "$log" SMP=y SCHED_SMT=y &&
 			build_objects "$dir" i386 "$log"
 		;;
 	arm64)
-		arch=arm64
 		command -v aarch64-linux-gnu-gcc >/dev/null ||
 			{ echo "aarch64-linux-gnu-gcc is missing: scripts/setup.sh matrix" >>"$log"; return 1; }
 		kmake "$dir" arm64 "$log" allnoconfig &&
