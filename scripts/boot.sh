@@ -9,7 +9,7 @@
 #   CMDFILE      a shell script the guest runs as /run/cmd
 #   DEST=SRC     files to put in the guest (DEST: path in the guest)
 # Settings (scripts/settings; the environment wins): TOPO, ACCEL,
-# GUEST_TIMEOUT, SHOW, APPEND, ICOUNT, and KERNEL (default: OBJ's bzImage).
+# GUEST_TIMEOUT, SHOW, APPEND, ICOUNT, AUTOGROUP, NUMBERING, and KERNEL (default: OBJ's bzImage).
 # The exit status is the guest command's, or non-zero when the kernel
 # splats, the guest crashes or QEMU times out.  Callers read the verdict
 # from RESULTS_DIR/verdict.json (scripts/verdict.py counts|problems DIR).
@@ -25,7 +25,6 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing: 
 
 mkdir -p "$dir"
 cp "$cmdfile" "$dir/guest-cmd"
-"$TOP/scripts/mkinitramfs.sh" "$dir/initramfs.cpio" "$cmdfile" "$@"
 
 # KVM: hangs on some hosts (no console output at all), so use it only when
 # a probe guest boots and exits within 20 seconds.  The answer is kept in
@@ -52,6 +51,21 @@ if [ "$ACCEL" = auto ]; then
 	fi
 fi
 
+# NUMBERING=apart: QEMU's MADT for this topology with the local APICs
+# reordered (scripts/madt.py), where Linux looks for table upgrades in the
+# initramfs.
+madt=
+case $NUMBERING in
+adjacent) ;;
+apart)
+	madt=$dir/madt-apart.aml
+	python3 "$TOP/scripts/madt.py" qemu "$TOPO" "$madt" apart
+	set -- "$@" "/kernel/firmware/acpi/apic.aml=$madt"
+	;;
+*) die "NUMBERING=$NUMBERING: adjacent or apart" ;;
+esac
+"$TOP/scripts/mkinitramfs.sh" "$dir/initramfs.cpio" "$cmdfile" "$@"
+
 case $AUTOGROUP in
 on) AUTOGROUP_ARG= ;;
 off) AUTOGROUP_ARG=noautogroup ;;
@@ -59,7 +73,7 @@ off) AUTOGROUP_ARG=noautogroup ;;
 esac
 args=(--kernel "$KERNEL" --initrd "$dir/initramfs.cpio" --results "$dir"
       --topo "$TOPO" --accel "$ACCEL" --timeout "$GUEST_TIMEOUT" --show "$SHOW"
-      --append "sched_verbose${AUTOGROUP_ARG:+ $AUTOGROUP_ARG} $APPEND")
+      --append "sched_verbose${AUTOGROUP_ARG:+ $AUTOGROUP_ARG} LATNICE_NUMBERING=$NUMBERING $APPEND")
 [ -n "$ICOUNT" ] && args+=(--icount "$ICOUNT")
-echo "    guest: $TOPO ($ACCEL${ICOUNT:+, -icount $ICOUNT}), results in ${dir#"$TOP"/}"
+echo "    guest: $TOPO ($ACCEL${ICOUNT:+, -icount $ICOUNT}${madt:+, siblings numbered apart}), results in ${dir#"$TOP"/}"
 exec python3 "$TOP/scripts/qemu.py" "${args[@]}"

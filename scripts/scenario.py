@@ -17,6 +17,11 @@ starting with # are comments (the first ones describe the scenario):
     icount: no                  yes: QEMU -icount (ICOUNT_REPEATABLE)
     autogroup: off              on: autogroup in this boot (optional;
                                 default: the AUTOGROUP setting)
+    numbering: apart            how Linux numbers SMT siblings: adjacent
+                                (QEMU's order, 0-1, 2-3, ...) or apart
+                                (many Intel machines': thread 0 of every
+                                core first; optional, default: the
+                                NUMBERING setting)
     program: NAME COMMAND...    a program, as initramfs/run-tests runs it
                                 (repeatable; one at least)
 
@@ -24,7 +29,9 @@ Command line (for scripts/lib.sh):
     scenario.py list TARGET     the names of TARGET's scenarios, in order
     scenario.py shell NAME      shell assignments SC_TITLE, SC_TOPO,
                                 SC_APPEND (kernel arguments), SC_ICOUNT (yes|no),
-                                SC_AUTOGROUP (on|off, empty: the setting's)
+                                SC_AUTOGROUP (on|off, empty: the setting's),
+                                SC_NUMBERING (adjacent|apart, empty: the
+                                setting's)
     scenario.py programs NAME   the programs, one "NAME COMMAND" a line
 """
 import os
@@ -35,7 +42,7 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIR = os.path.join(TOP, 'tests', 'guest', 'scenarios')
 KEYS = {'title', 'order', 'targets', 'topology', 'append', 'cgroup', 'icount',
-        'autogroup', 'program'}
+        'autogroup', 'numbering', 'program'}
 TARGETS = {'check', 'bisect'}
 NAME_RE = re.compile(r'^[a-z0-9][a-z0-9-]*$')
 TOPO_RE = re.compile(r'^(\d+)x(\d+)x(\d+)$')
@@ -49,7 +56,7 @@ def parse(text, name='?'):
     """A scenario file's text as a dict; ScenarioError names what is wrong."""
     sc = {'name': name, 'title': None, 'order': 50, 'targets': set(),
           'topology': None, 'append': '', 'cgroup': 'v2', 'icount': False,
-          'autogroup': None, 'programs': []}
+          'autogroup': None, 'numbering': '', 'programs': []}
 
     def bad(n, why):
         raise ScenarioError('scenario %s, line %d: %s' % (name, n, why))
@@ -89,6 +96,10 @@ def parse(text, name='?'):
             if val not in yes:
                 bad(n, '%s must be %s or %s, not %r' % (key, yes[0], yes[1], val))
             sc[key] = val == yes[0]
+        elif key == 'numbering':
+            if val not in 'adjacent apart'.split():
+                bad(n, 'numbering must be adjacent or apart, not %r' % val)
+            sc['numbering'] = val
         elif key == 'program':
             prog = val.split(None, 1)
             if len(prog) != 2:
@@ -158,7 +169,8 @@ def main(argv, folder=DIR):
                          ('SC_APPEND', kernel_args(sc)),
                          ('SC_ICOUNT', 'yes' if sc['icount'] else 'no'),
                          ('SC_AUTOGROUP', {True: 'on', False: 'off',
-                                           None: ''}[sc['autogroup']])):
+                                           None: ''}[sc['autogroup']]),
+                         ('SC_NUMBERING', sc['numbering'])):
             print('%s=%s' % (var, shlex.quote(val)))
     else:
         for p, cmd in sc['programs']:

@@ -196,6 +196,36 @@ TEST(smt_siblings)
 	}
 }
 
+/*
+ * How the siblings are numbered, as the harness asked (LATNICE_NUMBERING):
+ * "adjacent" (QEMU's order, cpu n's siblings are n rounded down to a
+ * multiple of threads and the next ones) or "apart" (thread 0 of every
+ * core first, so cpu n's siblings are n plus or minus multiples of the
+ * number of cores).  The tests that depend on the numbering rely on this.
+ */
+TEST(sibling_numbering)
+{
+	const char *numbering = getenv("LATNICE_NUMBERING");
+	int ncores = sockets * cores;
+	cpuset_t online, sib;
+
+	if (!numbering)
+		numbering = "adjacent";
+	ASSERT_TRUE(!strcmp(numbering, "adjacent") || !strcmp(numbering, "apart"))
+		TH_LOG("LATNICE_NUMBERING=%s", numbering);
+	ASSERT_LT(0, online_cpus(online));
+	for_each_cpu_in(cpu, online) {
+		ASSERT_EQ(threads, cpu_file_set(cpu, "topology/thread_siblings_list", sib));
+		for (int t = 0; t < threads; t++) {
+			int want = !strcmp(numbering, "apart") ? cpu % ncores + t * ncores :
+				   cpu - cpu % threads + t;
+
+			EXPECT_TRUE(sib[want])
+				TH_LOG("%s numbering: cpu%d's sibling cpu%d missing", numbering, cpu, want);
+		}
+	}
+}
+
 TEST(packages)
 {
 	cpuset_t online, pkg;

@@ -22,6 +22,7 @@ append: foo=1
 cgroup: v1
 icount: yes
 autogroup: off
+numbering: apart
 program: a /tests/a -v
 program: b sh -c 'x y'
 """
@@ -37,6 +38,7 @@ class TestParse(unittest.TestCase):
         self.assertEqual(sc['programs'], [('a', '/tests/a -v'), ('b', "sh -c 'x y'")])
         self.assertEqual(scenario.kernel_args(sc), 'foo=1 LATNICE_CGROUP=v1')
         self.assertFalse(sc['autogroup'])
+        self.assertEqual(sc['numbering'], 'apart')
 
     def test_defaults(self):
         sc = scenario.parse('title: t\ntopology: 2x4x2\nprogram: a b\n', 'x')
@@ -51,6 +53,7 @@ class TestParse(unittest.TestCase):
             'cgroup: v3\n': 'cgroup must be v1 or v2',
             'icount: maybe\n': 'icount must be yes or no',
             'autogroup: yes\n': 'autogroup must be on or off',
+            'numbering: intel\n': 'numbering must be adjacent or apart',
             'targets: check bench\n': 'unknown target(s) bench',
             'order: soon\n': 'order must be a number',
             'colour: red\n': 'not "key: value"',
@@ -120,7 +123,8 @@ class TestProjectScenarios(unittest.TestCase):
 
     def test_check_covers_what_it_did(self):
         check = {s['name']: s for s in scenario.scenarios('check')}
-        self.assertEqual(list(check), ['main', 'llc16', 'cgroup-v1', 'slice', 'autogroup'])
+        self.assertEqual(list(check), ['main', 'llc16', 'apart', 'cgroup-v1', 'slice',
+                                       'autogroup'])
         self.assertEqual(check['main']['topology'], '2x4x2')
         self.assertEqual(check['llc16']['topology'], '1x8x2')
         self.assertEqual(check['cgroup-v1']['cgroup'], 'v1')
@@ -130,6 +134,9 @@ class TestProjectScenarios(unittest.TestCase):
         # Autogroup in one boot of its own, off (the setting) elsewhere.
         self.assertEqual([n for n, s in check.items() if s['autogroup'] is not None],
                          ['autogroup'])
+        # The placement test also runs with siblings numbered apart.
+        self.assertEqual([n for n, s in check.items() if s['numbering']], ['apart'])
+        self.assertIn('latency_nice_placement_test', dict(check['apart']['programs']))
         self.assertTrue(check['autogroup']['autogroup'])
         progs = {p for s in check.values() for p, _ in s['programs']}
         self.assertTrue({'topology', 'latency_nice_test', 'latnice-tool',
