@@ -689,6 +689,172 @@ def claims_slice(records):
     return '\n'.join(out) + '\n'
 
 
+# ------------------------------------ figure 7: values 1..15 place as 0
+
+LIKE_ZERO_MODES = dict(
+    quick=dict(rounds=400, values=(1, 5, 10, 15)),
+    full=dict(rounds=2000, values=tuple(range(1, 16))),
+)
+# How far (percentage points) a value's landing shares may be from the
+# baseline's; the patched kernel with no value set shows the noise.
+LIKE_ZERO_POINTS = 5.0
+LIKE_ZERO_SHARES = ('same', 'sibling', 'other', 'on_busy')
+
+
+def plan_like_zero(p):
+    """figure 5's placement (half the cores busy, mainline's default
+    features), each wakeup from the waker's CPU (-R): the baseline, the
+    patched kernel before any value is set, then at each positive value
+    (which turns its latency nice key on)."""
+    def rtt(kernel, value):
+        feats = ('SIS_UTIL', 'DELAY_DEQUEUE') + (('SIS_CORE',) if kernel == 'patched' else ())
+        return Run('7', 'rtt', value, feats, ['rtt', '-R', '-n', p['rounds'], '-b', FREE_BUSY])
+    return [Boot('bench-like-zero-baseline', 'baseline', FREE_TOPO, 'icount', False,
+                 [rtt('baseline', None)]),
+            Boot('bench-like-zero-patched', 'patched', FREE_TOPO, 'icount', False,
+                 [rtt('patched', None)] + [rtt('patched', v) for v in p['values']])]
+
+
+def like_zero_rows(records):
+    """[(kernel, value, record)] of figure 7, baseline first."""
+    out = []
+    for r in records:
+        if r['figure'] == '7':
+            out.append((r['kernel'], r.get('value'), r))
+    return sorted(out, key=lambda x: (x[0] != 'baseline', x[1] is not None, x[1] or 0))
+
+
+def figure7(records, p):
+    md = ['## 7. Values 1 to 15 place as 0 does (repeatable mode)\n',
+          'Topology %s, mainline\'s default features; the waker runs on CPU 0, both '
+          'siblings of every odd core run busy threads, and the wakee returns to '
+          'CPU 0 after each of %d rounds, so every wakeup chooses a CPU from the '
+          'same place.  Shares of wakeups landing on the waker\'s CPU, its sibling, '
+          'another core, and on a busy CPU; the patched kernel at each value against '
+          'the baseline kernel (no latency nice) and the patched kernel before any '
+          'value was set.  Positive values keep mainline\'s search; only the slice '
+          'differs (section 5 of the documentation).\n' % (FREE_TOPO, p['rounds'])]
+    rows = []
+    for kernel, v, r in like_zero_rows(records):
+        rows.append([kernel, vname(v)] + ['%.1f' % (100 * num(r, k)) if num(r, k) is not None
+                                          else '-' for k in LIKE_ZERO_SHARES] +
+                    [fmt(num(r, 'rtt_ns'), 0)])
+    md.append(table(['kernel', 'value', 'same CPU %', 'SMT sibling %', 'other core %',
+                     'on a busy CPU %', 'round trip ns'], rows))
+    return '\n'.join(md)
+
+
+def claims_like_zero(records):
+    """Each positive value's shares within LIKE_ZERO_POINTS of the
+    baseline's; NOT CHECKED without the runs."""
+    rows = like_zero_rows(records)
+    base = next((r for k, v, r in rows if k == 'baseline'), None)
+    mine = [(v, r) for k, v, r in rows if k == 'patched' and v is not None]
+    if not base or not mine:
+        return '- values 1 to 15 place as the baseline does: NOT CHECKED (no runs).\n'
+    worst, where = 0.0, '-'
+    for v, r in mine:
+        for k in LIKE_ZERO_SHARES:
+            a, b = num(r, k), num(base, k)
+            if a is None or b is None:
+                return ('- values 1 to 15 place as the baseline does: NOT CHECKED '
+                        '(value %d has no %s share).\n' % (v, k))
+            d = 100 * abs(a - b)
+            if d >= worst:
+                worst, where = d, '%s at %d' % (k, v)
+    return ('- values %s place as the baseline does, every share within %.0f points: %s '
+            '(largest difference %.1f points, %s).\n'
+            % (', '.join(str(v) for v, _ in mine), LIKE_ZERO_POINTS,
+               'holds' if worst <= LIKE_ZERO_POINTS else 'FAILS', worst, where))
+
+
+# ------------------------------------------ figure 8: the good-enough CPU
+
+GOOD_MODES = dict(
+    quick=dict(rounds=200),
+    full=dict(rounds=1000),
+)
+GOOD_TOPO = '1x8x2'
+# Every CPU but the waker's busy; a whole core of them at latency nice 19.
+GOOD_BUSY = cpulist(range(1, ncpus(GOOD_TOPO)))
+GOOD_INDIFFERENT = '6,7'
+GOOD_VALUES = (-10, -19)
+# Landing shares the claims ask for: with the face, at least; without, at most.
+GOOD_WITH, GOOD_WITHOUT = 0.75, 0.10
+
+
+def plan_good(p):
+    """rtt with every CPU busy and one core's busy threads at latency nice
+    19, SIS_UTIL off (with the LLC full it would stop every search): the
+    baseline, the patched kernel with no value, and at -10 and -19 with
+    LATENCY_GOOD_ENOUGH on and off."""
+    def rtt(value, feats):
+        return Run('8', 'rtt', value, ('NO_SIS_UTIL',) + feats,
+                   ['rtt', '-S', '-n', p['rounds'], '-b', GOOD_BUSY, '-i', GOOD_INDIFFERENT])
+    patched = [rtt(None, ())]
+    for face in ('LATENCY_GOOD_ENOUGH', 'NO_LATENCY_GOOD_ENOUGH'):
+        patched += [rtt(v, (face,)) for v in GOOD_VALUES]
+    return [Boot('bench-good-baseline', 'baseline', GOOD_TOPO, 'icount', True,
+                 [rtt(None, ())]),
+            Boot('bench-good-patched', 'patched', GOOD_TOPO, 'icount', True, patched)]
+
+
+def good_face(r):
+    return 'off' if 'NO_LATENCY_GOOD_ENOUGH' in r.get('features', '') else 'on'
+
+
+def figure8(records, p):
+    md = ['## 8. The good-enough CPU (repeatable mode)\n',
+          'Topology %s with SIS_UTIL off; the waker runs on CPU 0 and every other CPU '
+          'runs a busy thread, those of CPUs %s at latency nice 19 (on the baseline '
+          'they cannot set it: "indifferent" 0).  The wakee wakes %d times, each time '
+          'from where it last ran; the waker spins until it answers (`-S`), so that '
+          'CPU 0 does not go idle and pull the wakee over before it ran where the '
+          'wakeup put it.  Share of wakeups landing on the latency indifferent CPUs, '
+          'and the round trip time.\n'
+          % (GOOD_TOPO, GOOD_INDIFFERENT, p['rounds'])]
+    rows = []
+    for r in records:
+        if r['figure'] != '8':
+            continue
+        face = '-' if r['kernel'] == 'baseline' or r.get('value') is None else good_face(r)
+        rows.append([r['kernel'], vname(r.get('value')), face, fmt(num(r, 'indifferent'), 0),
+                     fmt(num(r, 'on_indifferent') is not None and
+                         100 * num(r, 'on_indifferent'), 1),
+                     fmt(num(r, 'rtt_ns'), 0)])
+    md.append(table(['kernel', 'value', 'LATENCY_GOOD_ENOUGH', 'indifferent',
+                     'on a latency indifferent CPU %', 'round trip ns'], rows))
+    return '\n'.join(md)
+
+
+def claims_good(records):
+    """With the face, -10 and -19 land on the indifferent CPUs in at least
+    GOOD_WITH of their wakeups; without it, and on the baseline, in at most
+    GOOD_WITHOUT."""
+    runs = [r for r in records if r['figure'] == '8']
+    out = []
+    for label, pick, ok in (
+            ('-10 and -19 with LATENCY_GOOD_ENOUGH land on the latency indifferent '
+             'core in at least %d%% of wakeups' % (100 * GOOD_WITH),
+             lambda r: r['kernel'] == 'patched' and r.get('value') is not None
+             and good_face(r) == 'on', lambda x: x >= GOOD_WITH),
+            ('without it, and on the baseline, in at most %d%%' % (100 * GOOD_WITHOUT),
+             lambda r: r['kernel'] == 'baseline' or (r.get('value') is not None
+                                                     and good_face(r) == 'off'),
+             lambda x: x <= GOOD_WITHOUT)):
+        got = [(r, num(r, 'on_indifferent')) for r in runs if pick(r)]
+        if not got or any(x is None for _, x in got):
+            out.append('- %s: NOT CHECKED (no runs).' % label)
+            continue
+        bad = [r for r, x in got if not ok(x)]
+        out.append('- %s: %s (%s).' % (label, 'holds' if not bad else 'FAILS',
+                                       ', '.join('%s %s %.0f%%' % (r['kernel'],
+                                                                  vname(r.get('value')),
+                                                                  100 * x)
+                                                 for r, x in got)))
+    return '\n'.join(out) + '\n'
+
+
 # ---------------------------------------------------------------- registry
 
 def registry(*figures):
@@ -720,6 +886,9 @@ FIGURES = registry(
     Figure('4', 'The RFC\'s table', UNUSED_MODES, plan_rfc, figure4, needs=('3',)),
     Figure('5', 'Value 0 is free', FREE_MODES, plan_free, figure5, claims=claims_free),
     Figure('6', 'The slice face', SLICE_MODES, plan_slice, figure6, claims=claims_slice),
+    Figure('7', 'Values 1 to 15 place as 0', LIKE_ZERO_MODES, plan_like_zero, figure7,
+           claims=claims_like_zero),
+    Figure('8', 'The good-enough CPU', GOOD_MODES, plan_good, figure8, claims=claims_good),
 )
 # The modes (BENCH, --mode): every figure has parameters for each.
 MODES = tuple(next(iter(FIGURES.values())).modes)

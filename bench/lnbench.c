@@ -2,7 +2,7 @@
 /*
  * lnbench - the workloads of 'make bench', run inside the guest.
  *
- *   lnbench rtt -n ROUNDS [-w CPU] [-b CPULIST] [-R]
+ *   lnbench rtt -n ROUNDS [-w CPU] [-b CPULIST] [-i CPULIST] [-R] [-S]
  *	A waker pinned on CPU -w (0) and a wakee free to run anywhere wake
  *	each other up through pipes, ROUNDS times, while busy threads spin
  *	pinned on the CPUs of -b.  Before each round the waker waits until
@@ -12,7 +12,14 @@
  *	passes slowly for the host.  Reports the round trip time, where the
  *	wakee landed (the waker's CPU, its SMT sibling or another core; a
  *	busy CPU or not) and the change of the idle CPU search counters (if
- *	the kernel has them).  -R moves the
+ *	the kernel has them).  The busy threads on the CPUs of -i (which
+ *	must be busy too) set latency nice 19 on themselves, as far as the
+ *	kernel lets them: latency indifferent work; the report then says
+ *	whether they could (indifferent=1) and how many wakeups landed on
+ *	those CPUs (on_indifferent).  -S: the waker spins until the answer
+ *	comes instead of sleeping, so that its CPU does not go idle and pull
+ *	the wakee over (newly idle balance) before it ran where the wakeup
+ *	put it.  -R moves the
  *	wakee back to the waker's CPU after each round, so that every wakeup
  *	starts from the same place instead of from the CPU the wakee last
  *	ran on.  The counters are the wakee's (schedstats in
@@ -202,6 +209,31 @@ static bool idle_search(int tid, unsigned long long v[6])
 
 static atomic_bool stop;
 static atomic_int ready;
+static atomic_int indifferent_set;
+
+/* The indifferent busy threads: the CPU's bit in the spinner's argument. */
+#define SPIN_INDIFFERENT	(1L << 16)
+
+/*
+ * Latency nice 19 on the calling thread (sched_attr's 60-byte layout with
+ * sched_latency_nice after util_max); 0, or -1 on a kernel without it.
+ */
+static int set_latency_indifferent(void)
+{
+	struct {
+		uint32_t size, policy;
+		uint64_t flags;
+		int32_t nice;
+		uint32_t priority;
+		uint64_t runtime, deadline, period;
+		uint32_t util_min, util_max;
+		int32_t latency_nice;
+	} attr = { .size = 60, .latency_nice = 19,
+		   /* LATENCY_NICE | KEEP_PARAMS | KEEP_POLICY */
+		   .flags = 0x80 | 0x10 | 0x08 };
+
+	return syscall(SYS_sched_setattr, 0, &attr, 0);
+}
 
 /*
  * Keep a CPU busy.  PAUSE also ends the vCPU's turn in QEMU's round-robin
@@ -210,22 +242,30 @@ static atomic_int ready;
  */
 static void *spinner(void *arg)
 {
-	pin((int)(long)arg);
+	long a = (long)arg;
+
+	pin((int)(a & (SPIN_INDIFFERENT - 1)));
+	if ((a & SPIN_INDIFFERENT) && !set_latency_indifferent())
+		atomic_fetch_add(&indifferent_set, 1);
 	atomic_fetch_add(&ready, 1);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed))
 		__builtin_ia32_pause();
 	return NULL;
 }
 
-static void start_spinners(const bool *busy, pthread_t *t, int *n)
+static void start_spinners(const bool *busy, const bool *indifferent, pthread_t *t, int *n)
 {
 	int cpu;
 
 	*n = 0;
 	atomic_store(&ready, 0);
-	for (cpu = 0; cpu < MAX_CPUS; cpu++)
-		if (busy[cpu] && !pthread_create(&t[*n], NULL, spinner, (void *)(long)cpu))
+	atomic_store(&indifferent_set, 0);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		long arg = cpu | (indifferent && indifferent[cpu] ? SPIN_INDIFFERENT : 0);
+
+		if (busy[cpu] && !pthread_create(&t[*n], NULL, spinner, (void *)arg))
 			(*n)++;
+	}
 	while (atomic_load(&ready) < *n)	/* until each is on its CPU */
 		sched_yield();
 }
@@ -244,10 +284,10 @@ struct rtt {
 	int ping[2], pong[2];
 	atomic_int tid;
 	int waker_cpu, rounds;
-	bool back;
-	const bool *busy;
+	bool back, spin;
+	const bool *busy, *indifferent;
 	bool sib[MAX_CPUS];	/* the waker's SMT siblings */
-	long same, sibling, other, on_busy;
+	long same, sibling, other, on_busy, on_indifferent;
 };
 
 static void *rtt_wakee(void *arg)
@@ -272,6 +312,8 @@ static void *rtt_wakee(void *arg)
 		/* Busy: a busy thread's CPU, or the waker's (it is running). */
 		if (cpu == from || (cpu >= 0 && cpu < MAX_CPUS && r->busy[cpu]))
 			r->on_busy++;
+		if (cpu >= 0 && cpu < MAX_CPUS && r->indifferent[cpu])
+			r->on_indifferent++;
 		if (r->back) {
 			pin(r->waker_cpu);
 			unpin();
@@ -281,6 +323,23 @@ static void *rtt_wakee(void *arg)
 	/* Stay until the waker has read our counters. */
 	read_full(r->ping[0], &from, sizeof(from));
 	return NULL;
+}
+
+/* read_full() on a non-blocking @fd, spinning until the bytes come. */
+static void read_spinning(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n > 0)
+			got += n;
+		else if (n < 0 && errno == EAGAIN)
+			__builtin_ia32_pause();
+		else
+			die("read");
+	}
 }
 
 /* Wait until the thread @tid of this process sleeps. */
@@ -310,14 +369,14 @@ static void wait_asleep(int tid)
 static int do_rtt(int argc, char **argv)
 {
 	struct rtt r = { .waker_cpu = 0, .rounds = 1000 };
-	bool busy[MAX_CPUS] = { false };
+	bool busy[MAX_CPUS] = { false }, indifferent[MAX_CPUS] = { false };
 	unsigned long long a[6], b[6];
 	pthread_t spin[MAX_CPUS], wakee;
-	int c, i, nspin, nbusy = 0;
+	int c, i, nspin, nbusy = 0, nind = 0;
 	uint64_t t0, sum = 0;
 	bool counters;
 
-	while ((c = getopt(argc, argv, "n:w:b:R")) != -1) {
+	while ((c = getopt(argc, argv, "n:w:b:i:RS")) != -1) {
 		switch (c) {
 		case 'n': r.rounds = atoi(optarg); break;
 		case 'w': r.waker_cpu = atoi(optarg); break;
@@ -329,15 +388,33 @@ static int do_rtt(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'i':
+			nind = cpulist_parse(optarg, indifferent, MAX_CPUS);
+			if (nind < 0) {
+				fprintf(stderr, "lnbench: -i %s: not a cpulist of CPUs below %d\n",
+					optarg, MAX_CPUS);
+				return 2;
+			}
+			break;
 		case 'R': r.back = true; break;
+		case 'S': r.spin = true; break;
 		default: return 2;
 		}
 	}
+	for (i = 0; i < MAX_CPUS; i++) {
+		if (indifferent[i] && !busy[i]) {
+			fprintf(stderr, "lnbench: -i: CPU %d is not busy (-b)\n", i);
+			return 2;
+		}
+	}
 	r.busy = busy;
+	r.indifferent = indifferent;
 	siblings(r.waker_cpu, r.sib);
 	if (pipe(r.ping) || pipe(r.pong))
 		die("pipe");
-	start_spinners(busy, spin, &nspin);
+	if (r.spin && fcntl(r.pong[0], F_SETFL, O_NONBLOCK))
+		die("fcntl");
+	start_spinners(busy, indifferent, spin, &nspin);
 	pin(r.waker_cpu);
 	if (pthread_create(&wakee, NULL, rtt_wakee, &r))
 		die("pthread_create");
@@ -351,7 +428,10 @@ static int do_rtt(int argc, char **argv)
 		wait_asleep(r.tid);
 		t0 = now_ns();
 		write_full(r.ping[1], &r.waker_cpu, sizeof(r.waker_cpu));
-		read_full(r.pong[0], &cpu, sizeof(cpu));
+		if (r.spin)
+			read_spinning(r.pong[0], &cpu, sizeof(cpu));
+		else
+			read_full(r.pong[0], &cpu, sizeof(cpu));
 		sum += now_ns() - t0;
 	}
 	counters = counters && idle_search(r.tid, b);
@@ -359,10 +439,13 @@ static int do_rtt(int argc, char **argv)
 	pthread_join(wakee, NULL);
 	stop_spinners(spin, nspin);
 
-	printf("BENCH mode=rtt rounds=%d busy=%d back=%d rtt_ns=%.1f same=%.4f sibling=%.4f other=%.4f on_busy=%.4f",
-	       r.rounds, nbusy, r.back, (double)sum / r.rounds,
+	printf("BENCH mode=rtt rounds=%d busy=%d back=%d spin=%d rtt_ns=%.1f same=%.4f sibling=%.4f other=%.4f on_busy=%.4f",
+	       r.rounds, nbusy, r.back, r.spin, (double)sum / r.rounds,
 	       (double)r.same / r.rounds, (double)r.sibling / r.rounds,
 	       (double)r.other / r.rounds, (double)r.on_busy / r.rounds);
+	if (nind)
+		printf(" indifferent=%d on_indifferent=%.4f",
+		       atomic_load(&indifferent_set) == nind, (double)r.on_indifferent / r.rounds);
 	if (counters)
 		printf(" scans=%llu probes=%llu found=%llu skipped=%llu bounded=%llu scan_ns=%llu",
 		       b[0] - a[0], b[1] - a[1], b[2] - a[2], b[3] - a[3],

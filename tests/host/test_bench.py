@@ -97,9 +97,10 @@ def figure9():
 
 class TestRegistry(unittest.TestCase):
     def test_only_from_the_registry(self):
-        self.assertEqual(list(figures.FIGURES), ['1', '2', '3', '4', '5', '6'])
-        self.assertEqual(figures.select(''), ['1', '2', '3', '4', '5', '6'])
-        self.assertEqual(figures.select(None), ['1', '2', '3', '4', '5', '6'])
+        every = ['1', '2', '3', '4', '5', '6', '7', '8']
+        self.assertEqual(list(figures.FIGURES), every)
+        self.assertEqual(figures.select(''), every)
+        self.assertEqual(figures.select(None), every)
         self.assertEqual(figures.select('12'), ['1', '2'])
         self.assertEqual(figures.select('1,2'), ['1', '2'])
         self.assertEqual(figures.select('21'), ['1', '2'])
@@ -117,7 +118,7 @@ class TestRegistry(unittest.TestCase):
     def test_a_new_entry_is_a_new_figure(self):
         reg = fake_registry(figure9())
         self.assertEqual(figures.select('9', reg), ['2', '9'])
-        self.assertEqual(figures.select('', reg), ['1', '2', '3', '4', '5', '6', '9'])
+        self.assertEqual(figures.select('', reg), ['1', '2', '3', '4', '5', '6', '7', '8', '9'])
         boots = figures.plan('full', ['9'], reg)
         self.assertEqual([b.name for b in boots], ['bench-nine'])
         self.assertEqual(boots[0].runs[0].cmd, ['rtt', '-n', 2])
@@ -274,7 +275,7 @@ class TestFakeRun(unittest.TestCase):
             saved = json.load(f)
         self.assertEqual(saved, data)
         self.assertNotIn(self.tmp, json.dumps(saved))
-        self.assertEqual(saved['figures'], ['1', '2', '3', '4', '5', '6'])
+        self.assertEqual(saved['figures'], ['1', '2', '3', '4', '5', '6', '7', '8'])
         for b in saved['boots']:
             self.assertEqual(b['results'], 'boots/' + b['name'])
             self.assertEqual(b['exit'], 0)
@@ -463,6 +464,57 @@ class TestFigures(unittest.TestCase):
         self.assertIn('| patched | latency nice -20 | hackbench | 3 | 100 | 50 | 200 | 300 | 400 |',
                       table)
         self.assertIs(figures.FIGURES['6'].claims, figures.claims_slice)
+
+    def test_positive_values_place_as_zero(self):
+        """Figure 7: the baseline first, the patched kernel with no value
+        before any value sets the key; a value that places differently fails."""
+        boots = figures.plan_like_zero(figures.LIKE_ZERO_MODES['quick'])
+        self.assertEqual([b.kernel for b in boots], ['baseline', 'patched'])
+        self.assertEqual([r.value for r in boots[1].runs], [None, 1, 5, 10, 15])
+        self.assertEqual(figures.LIKE_ZERO_MODES['full']['values'], tuple(range(1, 16)))
+
+        def rec(kernel, value, other, on_busy=0.0):
+            return dict(figure='7', kernel=kernel, value=value, same=1 - other, sibling=0.0,
+                        other=other, on_busy=on_busy, rtt_ns=1000.0)
+        ok = [rec('baseline', None, 0.50), rec('patched', None, 0.52),
+              rec('patched', 1, 0.49), rec('patched', 15, 0.53)]
+        self.assertIn('values 1, 15 place as the baseline does, every share within 5 points: '
+                      'holds (largest difference 3.0 points', figures.claims_like_zero(ok))
+        bad = ok + [rec('patched', 10, 0.50, on_busy=0.2)]
+        self.assertIn('FAILS (largest difference 20.0 points, on_busy at 10)',
+                      figures.claims_like_zero(bad))
+        self.assertIn('NOT CHECKED', figures.claims_like_zero(ok[:1]))
+        table = figures.figure7(ok, figures.LIKE_ZERO_MODES['quick'])
+        self.assertIn('| baseline | default | 50.0 | 0.0 | 50.0 | 0.0 | 1000 |', table)
+        self.assertLess(table.index('| baseline'), table.index('| patched | 1 '))
+
+    def test_good_enough_cpu(self):
+        """Figure 8: the face on and off at each value; the claims fail on a
+        kernel whose face does nothing, or that takes the CPUs without it."""
+        boots = figures.plan_good(figures.GOOD_MODES['quick'])
+        runs = boots[1].runs
+        self.assertEqual([(r.value, r.features[-1]) for r in runs[1:]],
+                         [(-10, 'LATENCY_GOOD_ENOUGH'), (-19, 'LATENCY_GOOD_ENOUGH'),
+                          (-10, 'NO_LATENCY_GOOD_ENOUGH'), (-19, 'NO_LATENCY_GOOD_ENOUGH')])
+        self.assertIn('-i', runs[0].cmd)
+
+        def rec(kernel, value, feats, share):
+            return dict(figure='8', kernel=kernel, value=value, features=feats,
+                        on_indifferent=share, indifferent=int(kernel == 'patched'),
+                        rtt_ns=1000.0)
+        good = [rec('baseline', None, 'NO_SIS_UTIL', 0.0),
+                rec('patched', -10, 'NO_SIS_UTIL LATENCY_GOOD_ENOUGH', 0.95),
+                rec('patched', -10, 'NO_SIS_UTIL NO_LATENCY_GOOD_ENOUGH', 0.02)]
+        text = figures.claims_good(good)
+        self.assertIn('at least 75% of wakeups: holds (patched -10 95%)', text)
+        self.assertIn('on the baseline, in at most 10%: holds', text)
+        idle = [dict(r, on_indifferent=0.0) for r in good]
+        self.assertIn('at least 75% of wakeups: FAILS', figures.claims_good(idle))
+        always = [dict(r, on_indifferent=0.9) for r in good]
+        self.assertIn('in at most 10%: FAILS', figures.claims_good(always))
+        self.assertEqual(figures.claims_good([]).count('NOT CHECKED'), 2)
+        table = figures.figure8(good, figures.GOOD_MODES['quick'])
+        self.assertIn('| patched | -10 | off | 1 | 2.0 | 1000 |', table)
 
     def test_host_programs(self):
         """scripts/host-programs.sh: a program and what ldd lists, at their paths."""
