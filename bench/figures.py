@@ -692,8 +692,8 @@ def claims_slice(records):
 # ------------------------------------ figure 7: values 1..15 place as 0
 
 LIKE_ZERO_MODES = dict(
-    quick=dict(rounds=400, values=(1, 5, 10, 15)),
-    full=dict(rounds=2000, values=tuple(range(1, 16))),
+    quick=dict(rounds=400, values=tuple(range(1, 16)), reps=3),
+    full=dict(rounds=2000, values=tuple(range(1, 16)), reps=5),
 )
 # How far (percentage points) a value's landing shares may be from the
 # baseline's; the patched kernel with no value set shows the noise.
@@ -705,22 +705,34 @@ def plan_like_zero(p):
     """figure 5's placement (half the cores busy, mainline's default
     features), each wakeup from the waker's CPU (-R): the baseline, the
     patched kernel before any value is set, then at each positive value
-    (which turns its latency nice key on)."""
-    def rtt(kernel, value):
+    (which turns its latency nice key on), each run p['reps'] times."""
+    def rtt(kernel, value, rep):
         feats = ('SIS_UTIL', 'DELAY_DEQUEUE') + (('SIS_CORE',) if kernel == 'patched' else ())
-        return Run('7', 'rtt', value, feats, ['rtt', '-R', '-n', p['rounds'], '-b', FREE_BUSY])
+        return Run('7', 'rtt', value, feats, ['rtt', '-R', '-n', p['rounds'], '-b', FREE_BUSY],
+                   rep=rep)
+    reps = range(1, p['reps'] + 1)
     return [Boot('bench-like-zero-baseline', 'baseline', FREE_TOPO, 'icount', False,
-                 [rtt('baseline', None)]),
+                 [rtt('baseline', None, r) for r in reps]),
             Boot('bench-like-zero-patched', 'patched', FREE_TOPO, 'icount', False,
-                 [rtt('patched', None)] + [rtt('patched', v) for v in p['values']])]
+                 [rtt('patched', None, r) for r in reps] +
+                 [rtt('patched', v, r) for v in p['values'] for r in reps])]
 
 
 def like_zero_rows(records):
-    """[(kernel, value, record)] of figure 7, baseline first."""
-    out = []
+    """[(kernel, value, median record)] of figure 7, baseline first: per
+    kernel and value, the median of each share and of the round trip over
+    the repetitions, and their number as 'n'."""
+    groups = {}
     for r in records:
         if r['figure'] == '7':
-            out.append((r['kernel'], r.get('value'), r))
+            groups.setdefault((r['kernel'], r.get('value')), []).append(r)
+    out = []
+    for (kernel, value), rs in groups.items():
+        med = dict(n=len(rs))
+        for k in LIKE_ZERO_SHARES + ('rtt_ns',):
+            xs = [num(r, k) for r in rs if num(r, k) is not None]
+            med[k] = statistics.median(xs) if xs else None
+        out.append((kernel, value, med))
     return sorted(out, key=lambda x: (x[0] != 'baseline', x[1] is not None, x[1] or 0))
 
 
@@ -732,8 +744,9 @@ def figure7(records, p):
           'same place.  Shares of wakeups landing on the waker\'s CPU, its sibling, '
           'another core, and on a busy CPU; the patched kernel at each value against '
           'the baseline kernel (no latency nice) and the patched kernel before any '
-          'value was set.  Positive values keep mainline\'s search; only the slice '
-          'differs (section 5 of the documentation).\n' % (FREE_TOPO, p['rounds'])]
+          'value was set; median of %d runs.  Positive values keep mainline\'s search; '
+          'only the slice differs (section 5 of the documentation).\n'
+          % (FREE_TOPO, p['rounds'], p['reps'])]
     rows = []
     for kernel, v, r in like_zero_rows(records):
         rows.append([kernel, vname(v)] + ['%.1f' % (100 * num(r, k)) if num(r, k) is not None
