@@ -552,7 +552,7 @@ def plan_slice(p):
     SCHED_FIFO under the same load, and cyclictest on an idle CPU; the
     baseline has no latency nice, so only its default, sched_runtime, FIFO
     and idle rows."""
-    def cyc(kind, value, rep, load=True):
+    def cyc(kind, value, rep, load=True, features=()):
         cmd = ['cyclictest']
         if load:
             cmd += ['-H', SLICE_LOAD]
@@ -560,7 +560,7 @@ def plan_slice(p):
             cmd += ['-r', SLICE_RUNTIME]
         cmd += ['--'] + (CYCLIC_FIFO if kind == 'fifo' else CYCLIC_OTHER)
         cmd += ['-l', p['loops']]
-        return Run('6', 'cyclictest', value, (), cmd, row=kind,
+        return Run('6', 'cyclictest', value, features, cmd, row=kind,
                    load='hackbench' if load else 'idle', rep=rep)
     reps = range(1, p['reps'] + 1)
     boots = []
@@ -568,7 +568,16 @@ def plan_slice(p):
         values = SLICE_VALUES if kernel == 'patched' else (None,)
         runs = []
         for rep in reps:
-            runs += [cyc('other', v, rep) for v in values]
+            if kernel == 'patched':
+                # -20 without LATENCY_PREEMPT (the A/B of patch 27); the
+                # next run turns it back on (features stay set).
+                runs.append(Run('6', 'cyclictest', -20, ('NO_LATENCY_PREEMPT',),
+                                cyc('other', -20, rep).cmd, row='nopreempt',
+                                load='hackbench', rep=rep))
+                runs.append(cyc('other', values[0], rep, features=('LATENCY_PREEMPT',)))
+                runs += [cyc('other', v, rep) for v in values[1:]]
+            else:
+                runs += [cyc('other', v, rep) for v in values]
             runs += [cyc('runtime', None, rep), cyc('fifo', None, rep)]
             runs += [cyc('other', v, rep, load=False)
                      for v in ((None, -20) if kernel == 'patched' else (None,))]
@@ -593,6 +602,7 @@ def slice_stats(records, kernel, row, value, load='hackbench'):
 
 SLICE_ROWS = ([('baseline', 'other', None, 'hackbench')] +
               [('patched', 'other', v, 'hackbench') for v in SLICE_VALUES] +
+              [('patched', 'nopreempt', -20, 'hackbench')] +
               [(k, 'runtime', None, 'hackbench') for k in ('baseline', 'patched')] +
               [(k, 'fifo', None, 'hackbench') for k in ('baseline', 'patched')] +
               [('baseline', 'other', None, 'idle'), ('patched', 'other', None, 'idle'),
@@ -604,6 +614,8 @@ def slice_label(row, value):
         return 'sched_runtime %d us' % (SLICE_RUNTIME // 1000)
     if row == 'fifo':
         return 'SCHED_FIFO 95'
+    if row == 'nopreempt':
+        return 'latency nice %s, NO_LATENCY_PREEMPT' % vname(value)
     return 'latency nice %s' % vname(value)
 
 
@@ -682,6 +694,10 @@ def claims_slice(records):
     ok = None if None in (i0, i20) else i20 <= i0 * 1.1 + 5
     out.append(line('idle: -20\'s p99 no worse than 0\'s (10% + 5 us of noise)', ok,
                     '%s and %s us' % (fmt(i20, 0), fmt(i0, 0))))
+    n99 = med('patched', 'nopreempt', -20, 'p99_us')
+    ok = None if None in (n99, m_p99) or not m_p99 else n99 >= 5 * m_p99
+    out.append(line('LATENCY_PREEMPT: -20\'s p99 at least 5x lower with it than without', ok,
+                    '%s against %s us' % (fmt(m_p99, 0), fmt(n99, 0))))
     f99 = med('patched', 'fifo', None, 'p99_us')
     ok = None if None in (f99, m_p99) else m_p99 <= 2 * f99
     out.append(line('moonshot: -20\'s p99 within 2x of SCHED_FIFO\'s', ok,

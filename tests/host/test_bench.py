@@ -184,7 +184,9 @@ def fake_data(boot, run):
     if run.workload == 'cyclictest':
         # 0 at 1000 us, -20 and sched_runtime at 100, FIFO at 50, idle 60.
         base = {None: 1000, -5: 800, -10: 500, -15: 300, -20: 100, 19: 1200}[run.value]
-        if run.meta['row'] != 'other':
+        if run.meta['row'] == 'nopreempt':
+            base = 1000
+        elif run.meta['row'] != 'other':
             base = 100 if run.meta['row'] == 'runtime' else 50
         if run.meta['load'] == 'idle':
             base = 60
@@ -440,7 +442,11 @@ class TestFigures(unittest.TestCase):
                          [('baseline', '1x1x1', 'icount'), ('patched', '1x1x1', 'icount')])
         # The baseline has no latency nice: no value is set there.
         self.assertEqual({r.value for r in boots[0].runs}, {None})
-        self.assertEqual(len(boots[1].runs), 3 * (len(figures.SLICE_VALUES) + 2 + 2))
+        self.assertEqual(len(boots[1].runs), 3 * (len(figures.SLICE_VALUES) + 2 + 2 + 1))
+        # The LATENCY_PREEMPT A/B: the run after the one that turns it off
+        # turns it back on.
+        feats = [r.features for r in boots[1].runs]
+        self.assertEqual(feats[:2], [('NO_LATENCY_PREEMPT',), ('LATENCY_PREEMPT',)])
         self.assertIn(['-r', figures.SLICE_RUNTIME], [r.cmd[3:5] for r in boots[1].runs])
         recs = []
         for b in boots:
@@ -459,7 +465,9 @@ class TestFigures(unittest.TestCase):
         # A kernel whose -20 does nothing fails the first claim.
         flat = [dict(r, avg_us=1000, p99_us=2000) if r['value'] == -20 else r for r in recs]
         self.assertIn('under load: FAILS', figures.claims_slice(flat))
-        self.assertEqual(figures.claims_slice([]).count('NOT CHECKED'), 6)
+        self.assertIn('LATENCY_PREEMPT: -20\'s p99 at least 5x lower with it than without: '
+                      'holds (200 against 2000 us)', text)
+        self.assertEqual(figures.claims_slice([]).count('NOT CHECKED'), 7)
         table = figures.figure6(recs, figures.SLICE_MODES['quick'])
         self.assertIn('| patched | latency nice -20 | hackbench | 3 | 100 | 50 | 200 | 300 | 400 |',
                       table)
