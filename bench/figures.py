@@ -823,13 +823,19 @@ def plan_good(p):
     patched = [rtt(None, ())]
     for face in ('LATENCY_GOOD_ENOUGH', 'NO_LATENCY_GOOD_ENOUGH'):
         patched += [rtt(v, (face,)) for v in GOOD_VALUES]
-    return [Boot('bench-good-baseline', 'baseline', GOOD_TOPO, 'icount', True,
-                 [rtt(None, ())]),
-            Boot('bench-good-patched', 'patched', GOOD_TOPO, 'icount', True, patched)]
+    return ab_boots('good', GOOD_TOPO, [rtt(None, ())], patched)
 
 
-def good_face(r):
-    return 'off' if 'NO_LATENCY_GOOD_ENOUGH' in r.get('features', '') else 'on'
+def ab_boots(name, topo, baseline, patched):
+    """A figure's two boots in repeatable mode with schedstats: the
+    baseline's runs and the patched kernel's."""
+    return [Boot('bench-%s-baseline' % name, 'baseline', topo, 'icount', True, baseline),
+            Boot('bench-%s-patched' % name, 'patched', topo, 'icount', True, patched)]
+
+
+def face_of(r, feature):
+    """'off' when run @r turned @feature off, else 'on'."""
+    return 'off' if 'NO_' + feature in r.get('features', '') else 'on'
 
 
 def figure8(records, p):
@@ -846,7 +852,8 @@ def figure8(records, p):
     for r in records:
         if r['figure'] != '8':
             continue
-        face = '-' if r['kernel'] == 'baseline' or r.get('value') is None else good_face(r)
+        face = ('-' if r['kernel'] == 'baseline' or r.get('value') is None
+                else face_of(r, 'LATENCY_GOOD_ENOUGH'))
         rows.append([r['kernel'], vname(r.get('value')), face, fmt(num(r, 'indifferent'), 0),
                      fmt(num(r, 'on_indifferent') is not None and
                          100 * num(r, 'on_indifferent'), 1),
@@ -856,22 +863,14 @@ def figure8(records, p):
     return '\n'.join(md)
 
 
-def claims_good(records):
-    """With the face, -10 and -19 land on the indifferent CPUs in at least
-    GOOD_WITH of their wakeups; without it, and on the baseline, in at most
-    GOOD_WITHOUT."""
-    runs = [r for r in records if r['figure'] == '8']
+def claims_shares(records, fid, key, checks):
+    """The landing claims of figure @fid: for each (label, pick, ok) of
+    @checks, whether the share @key of every run that @pick selects is
+    @ok; NOT CHECKED without such runs."""
+    runs = [r for r in records if r['figure'] == fid]
     out = []
-    for label, pick, ok in (
-            ('-10 and -19 with LATENCY_GOOD_ENOUGH land on the latency indifferent '
-             'core in at least %d%% of wakeups' % (100 * GOOD_WITH),
-             lambda r: r['kernel'] == 'patched' and r.get('value') is not None
-             and good_face(r) == 'on', lambda x: x >= GOOD_WITH),
-            ('without it, and on the baseline, in at most %d%%' % (100 * GOOD_WITHOUT),
-             lambda r: r['kernel'] == 'baseline' or (r.get('value') is not None
-                                                     and good_face(r) == 'off'),
-             lambda x: x <= GOOD_WITHOUT)):
-        got = [(r, num(r, 'on_indifferent')) for r in runs if pick(r)]
+    for label, pick, ok in checks:
+        got = [(r, num(r, key)) for r in runs if pick(r)]
         if not got or any(x is None for _, x in got):
             out.append('- %s: NOT CHECKED (no runs).' % label)
             continue
@@ -882,6 +881,87 @@ def claims_good(records):
                                                                   100 * x)
                                                  for r, x in got)))
     return '\n'.join(out) + '\n'
+
+
+def claims_good(records):
+    """With the face, -10 and -19 land on the indifferent CPUs in at least
+    GOOD_WITH of their wakeups; without it, and on the baseline, in at most
+    GOOD_WITHOUT."""
+    return claims_shares(records, '8', 'on_indifferent', (
+        ('-10 and -19 with LATENCY_GOOD_ENOUGH land on the latency indifferent '
+         'core in at least %d%% of wakeups' % (100 * GOOD_WITH),
+         lambda r: r['kernel'] == 'patched' and r.get('value') is not None
+         and face_of(r, 'LATENCY_GOOD_ENOUGH') == 'on', lambda x: x >= GOOD_WITH),
+        ('without it, and on the baseline, in at most %d%%' % (100 * GOOD_WITHOUT),
+         lambda r: r['kernel'] == 'baseline' or (r.get('value') is not None
+                                                 and face_of(r, 'LATENCY_GOOD_ENOUGH') == 'off'),
+         lambda x: x <= GOOD_WITHOUT)))
+
+
+# --------------------------------------------------- figure 9: protection
+
+PROTECT_MODES = dict(
+    quick=dict(rounds=200),
+    full=dict(rounds=1000),
+)
+PROTECT_TOPO = '1x8x2'
+# A latency sensitive (-20) busy thread on CPU 2; its SMT sibling, CPU 3, is
+# idle and is where the wakee goes back to after every round; the waker on
+# CPU 0 spins; every other CPU is idle.
+PROTECT_SENSITIVE, PROTECT_BACK = 2, 3
+PROTECT_VALUES = (None, 19)
+# Landing shares on the protected core the claims ask for.
+PROTECT_WITH, PROTECT_WITHOUT = 0.10, 0.75
+
+
+def plan_protect(p):
+    """rtt with one -20 busy thread and the wakee starting each wakeup on
+    its idle SMT sibling, on mainline's default features: the baseline, and
+    the patched kernel with LATENCY_PROTECT on and off, the wakee at the
+    default and at 19."""
+    def rtt(value, feats):
+        return Run('9', 'rtt', value, feats,
+                   ['rtt', '-S', '-n', p['rounds'], '-b', PROTECT_SENSITIVE,
+                    '-s', PROTECT_SENSITIVE, '-B', PROTECT_BACK])
+    patched = [rtt(v, (face,)) for face in ('LATENCY_PROTECT', 'NO_LATENCY_PROTECT')
+               for v in PROTECT_VALUES]
+    return ab_boots('protect', PROTECT_TOPO, [rtt(None, ())], patched)
+
+
+def figure9(records, p):
+    md = ['## 9. Protection (repeatable mode)\n',
+          'Topology %s, mainline\'s default features; the waker runs on CPU 0 and spins '
+          'until the wakee answers (`-S`), a busy thread on CPU %d sets latency nice -20 '
+          '(on the baseline it cannot: "sensitive" 0), and after each of %d rounds the '
+          'wakee goes back to CPU %d, that thread\'s idle SMT sibling (`-B`), where '
+          'mainline wakes it again.  Share of wakeups landing on that core, and the '
+          'round trip time.\n'
+          % (PROTECT_TOPO, PROTECT_SENSITIVE, p['rounds'], PROTECT_BACK)]
+    rows = []
+    for r in records:
+        if r['figure'] != '9':
+            continue
+        face = '-' if r['kernel'] == 'baseline' else face_of(r, 'LATENCY_PROTECT')
+        share = num(r, 'on_protected')
+        rows.append([r['kernel'], vname(r.get('value')), face, fmt(num(r, 'sensitive'), 0),
+                     fmt(share is not None and 100 * share, 1), fmt(num(r, 'rtt_ns'), 0)])
+    md.append(table(['kernel', 'wakee value', 'LATENCY_PROTECT', 'sensitive',
+                     'on the protected core %', 'round trip ns'], rows))
+    return '\n'.join(md)
+
+
+def claims_protect(records):
+    """With the face the wakees land on the protected core in at most
+    PROTECT_WITH of their wakeups; without it, and on the baseline, in at
+    least PROTECT_WITHOUT."""
+    return claims_shares(records, '9', 'on_protected', (
+        ('wakees at the default and 19 with LATENCY_PROTECT land on the core of a -20 '
+         'task in at most %d%% of wakeups' % (100 * PROTECT_WITH),
+         lambda r: r['kernel'] == 'patched' and face_of(r, 'LATENCY_PROTECT') == 'on',
+         lambda x: x <= PROTECT_WITH),
+        ('without it, and on the baseline, in at least %d%%' % (100 * PROTECT_WITHOUT),
+         lambda r: r['kernel'] == 'baseline' or face_of(r, 'LATENCY_PROTECT') == 'off',
+         lambda x: x >= PROTECT_WITHOUT)))
 
 
 # ---------------------------------------------------------------- registry
@@ -918,6 +998,7 @@ FIGURES = registry(
     Figure('7', 'Values 1 to 15 place as 0', LIKE_ZERO_MODES, plan_like_zero, figure7,
            claims=claims_like_zero),
     Figure('8', 'The good-enough CPU', GOOD_MODES, plan_good, figure8, claims=claims_good),
+    Figure('9', 'Protection', PROTECT_MODES, plan_protect, figure9, claims=claims_protect),
 )
 # The modes (BENCH, --mode): every figure has parameters for each.
 MODES = tuple(next(iter(FIGURES.values())).modes)

@@ -2,7 +2,8 @@
 /*
  * lnbench - the workloads of 'make bench', run inside the guest.
  *
- *   lnbench rtt -n ROUNDS [-w CPU] [-b CPULIST] [-i CPULIST] [-R] [-S]
+ *   lnbench rtt -n ROUNDS [-w CPU] [-b CPULIST] [-i CPULIST] [-s CPULIST]
+ *	[-R | -B CPU] [-S]
  *	A waker pinned on CPU -w (0) and a wakee free to run anywhere wake
  *	each other up through pipes, ROUNDS times, while busy threads spin
  *	pinned on the CPUs of -b.  Before each round the waker waits until
@@ -16,13 +17,16 @@
  *	must be busy too) set latency nice 19 on themselves, as far as the
  *	kernel lets them: latency indifferent work; the report then says
  *	whether they could (indifferent=1) and how many wakeups landed on
- *	those CPUs (on_indifferent).  -S: the waker spins until the answer
+ *	those CPUs (on_indifferent).  Those of -s (busy too) set latency
+ *	nice -20: latency sensitive work; the report says whether they could
+ *	(sensitive=1) and how many wakeups landed on their SMT cores
+ *	(on_protected).  -S: the waker spins until the answer
  *	comes instead of sleeping, so that its CPU does not go idle and pull
  *	the wakee over (newly idle balance) before it ran where the wakeup
  *	put it.  -R moves the
  *	wakee back to the waker's CPU after each round, so that every wakeup
  *	starts from the same place instead of from the CPU the wakee last
- *	ran on.  The counters are the wakee's (schedstats in
+ *	ran on; -B CPU moves it back to CPU instead.  The counters are the wakee's (schedstats in
  *	/proc/self/task/<tid>/sched), so only its own wakeups count.
  *   lnbench pingpong -p PAIRS -t SECONDS [-m BYTES]
  *	uperf-style request/response over loopback TCP: PAIRS client and
@@ -209,16 +213,18 @@ static bool idle_search(int tid, unsigned long long v[6])
 
 static atomic_bool stop;
 static atomic_int ready;
-static atomic_int indifferent_set;
+static atomic_int indifferent_set, sensitive_set;
 
-/* The indifferent busy threads: the CPU's bit in the spinner's argument. */
+/* The indifferent (19) and sensitive (-20) busy threads: bits in the argument. */
 #define SPIN_INDIFFERENT	(1L << 16)
+#define SPIN_SENSITIVE		(1L << 17)
+#define SPIN_CPU		(SPIN_INDIFFERENT - 1)
 
 /*
- * Latency nice 19 on the calling thread (sched_attr's 60-byte layout with
- * sched_latency_nice after util_max); 0, or -1 on a kernel without it.
+ * Latency nice @value on the calling thread (sched_attr's 60-byte layout
+ * with sched_latency_nice after util_max); 0, or -1 on a kernel without it.
  */
-static int set_latency_indifferent(void)
+static int set_latency_nice(int value)
 {
 	struct {
 		uint32_t size, policy;
@@ -228,7 +234,7 @@ static int set_latency_indifferent(void)
 		uint64_t runtime, deadline, period;
 		uint32_t util_min, util_max;
 		int32_t latency_nice;
-	} attr = { .size = 60, .latency_nice = 19,
+	} attr = { .size = 60, .latency_nice = value,
 		   /* LATENCY_NICE | KEEP_PARAMS | KEEP_POLICY */
 		   .flags = 0x80 | 0x10 | 0x08 };
 
@@ -244,24 +250,29 @@ static void *spinner(void *arg)
 {
 	long a = (long)arg;
 
-	pin((int)(a & (SPIN_INDIFFERENT - 1)));
-	if ((a & SPIN_INDIFFERENT) && !set_latency_indifferent())
+	pin((int)(a & SPIN_CPU));
+	if ((a & SPIN_INDIFFERENT) && !set_latency_nice(19))
 		atomic_fetch_add(&indifferent_set, 1);
+	if ((a & SPIN_SENSITIVE) && !set_latency_nice(-20))
+		atomic_fetch_add(&sensitive_set, 1);
 	atomic_fetch_add(&ready, 1);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed))
 		__builtin_ia32_pause();
 	return NULL;
 }
 
-static void start_spinners(const bool *busy, const bool *indifferent, pthread_t *t, int *n)
+static void start_spinners(const bool *busy, const bool *indifferent, const bool *sensitive,
+			   pthread_t *t, int *n)
 {
 	int cpu;
 
 	*n = 0;
 	atomic_store(&ready, 0);
 	atomic_store(&indifferent_set, 0);
+	atomic_store(&sensitive_set, 0);
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		long arg = cpu | (indifferent && indifferent[cpu] ? SPIN_INDIFFERENT : 0);
+		long arg = cpu | (indifferent && indifferent[cpu] ? SPIN_INDIFFERENT : 0) |
+			   (sensitive && sensitive[cpu] ? SPIN_SENSITIVE : 0);
 
 		if (busy[cpu] && !pthread_create(&t[*n], NULL, spinner, (void *)arg))
 			(*n)++;
@@ -284,10 +295,12 @@ struct rtt {
 	int ping[2], pong[2];
 	atomic_int tid;
 	int waker_cpu, rounds;
-	bool back, spin;
+	int back;		/* -1, or where the wakee goes back to after a round */
+	bool spin;
 	const bool *busy, *indifferent;
 	bool sib[MAX_CPUS];	/* the waker's SMT siblings */
-	long same, sibling, other, on_busy, on_indifferent;
+	bool protected[MAX_CPUS];	/* the SMT cores of the sensitive busy threads */
+	long same, sibling, other, on_busy, on_indifferent, on_protected;
 };
 
 static void *rtt_wakee(void *arg)
@@ -314,8 +327,10 @@ static void *rtt_wakee(void *arg)
 			r->on_busy++;
 		if (cpu >= 0 && cpu < MAX_CPUS && r->indifferent[cpu])
 			r->on_indifferent++;
-		if (r->back) {
-			pin(r->waker_cpu);
+		if (cpu >= 0 && cpu < MAX_CPUS && r->protected[cpu])
+			r->on_protected++;
+		if (r->back >= 0) {
+			pin(r->back);
 			unpin();
 		}
 		write_full(r->pong[1], &cpu, sizeof(cpu));
@@ -366,45 +381,78 @@ static void wait_asleep(int tid)
 	close(fd);
 }
 
+/* The CPUs of option -@opt's cpulist @arg into @mask: how many, or -1 (said). */
+static int cpus_option(int opt, const char *arg, bool *mask)
+{
+	int n = cpulist_parse(arg, mask, MAX_CPUS);
+
+	if (n < 0)
+		fprintf(stderr, "lnbench: -%c %s: not a cpulist of CPUs below %d\n",
+			opt, arg, MAX_CPUS);
+	return n;
+}
+
 static int do_rtt(int argc, char **argv)
 {
-	struct rtt r = { .waker_cpu = 0, .rounds = 1000 };
+	struct rtt r = { .waker_cpu = 0, .rounds = 1000, .back = -1 };
 	bool busy[MAX_CPUS] = { false }, indifferent[MAX_CPUS] = { false };
+	bool sensitive[MAX_CPUS] = { false }, back_waker = false;
 	unsigned long long a[6], b[6];
 	pthread_t spin[MAX_CPUS], wakee;
-	int c, i, nspin, nbusy = 0, nind = 0;
+	int c, i, nspin, nbusy = 0, nind = 0, nsens = 0;
 	uint64_t t0, sum = 0;
 	bool counters;
 
-	while ((c = getopt(argc, argv, "n:w:b:i:RS")) != -1) {
+	while ((c = getopt(argc, argv, "n:w:b:i:s:RB:S")) != -1) {
 		switch (c) {
 		case 'n': r.rounds = atoi(optarg); break;
 		case 'w': r.waker_cpu = atoi(optarg); break;
 		case 'b':
-			nbusy = cpulist_parse(optarg, busy, MAX_CPUS);
-			if (nbusy < 0) {
-				fprintf(stderr, "lnbench: -b %s: not a cpulist of CPUs below %d\n",
-					optarg, MAX_CPUS);
+			if ((nbusy = cpus_option(c, optarg, busy)) < 0)
 				return 2;
-			}
 			break;
 		case 'i':
-			nind = cpulist_parse(optarg, indifferent, MAX_CPUS);
-			if (nind < 0) {
-				fprintf(stderr, "lnbench: -i %s: not a cpulist of CPUs below %d\n",
-					optarg, MAX_CPUS);
+			if ((nind = cpus_option(c, optarg, indifferent)) < 0)
+				return 2;
+			break;
+		case 's':
+			if ((nsens = cpus_option(c, optarg, sensitive)) < 0)
+				return 2;
+			break;
+		case 'R': back_waker = true; break;
+		case 'B':
+			r.back = atoi(optarg);
+			if (r.back < 0 || r.back >= MAX_CPUS) {
+				fprintf(stderr, "lnbench: -B %s: not a CPU below %d\n", optarg, MAX_CPUS);
 				return 2;
 			}
 			break;
-		case 'R': r.back = true; break;
 		case 'S': r.spin = true; break;
 		default: return 2;
 		}
 	}
+	if (back_waker && r.back >= 0) {
+		fprintf(stderr, "lnbench: -R and -B exclude each other\n");
+		return 2;
+	}
+	if (back_waker)
+		r.back = r.waker_cpu;
 	for (i = 0; i < MAX_CPUS; i++) {
-		if (indifferent[i] && !busy[i]) {
-			fprintf(stderr, "lnbench: -i: CPU %d is not busy (-b)\n", i);
+		if ((indifferent[i] || sensitive[i]) && !busy[i]) {
+			fprintf(stderr, "lnbench: -%c: CPU %d is not busy (-b)\n",
+				indifferent[i] ? 'i' : 's', i);
 			return 2;
+		}
+		if (indifferent[i] && sensitive[i]) {
+			fprintf(stderr, "lnbench: CPU %d is in both -i and -s\n", i);
+			return 2;
+		}
+		if (sensitive[i]) {
+			bool sib[MAX_CPUS];
+
+			siblings(i, sib);
+			for (c = 0; c < MAX_CPUS; c++)
+				r.protected[c] |= sib[c];
 		}
 	}
 	r.busy = busy;
@@ -414,7 +462,7 @@ static int do_rtt(int argc, char **argv)
 		die("pipe");
 	if (r.spin && fcntl(r.pong[0], F_SETFL, O_NONBLOCK))
 		die("fcntl");
-	start_spinners(busy, indifferent, spin, &nspin);
+	start_spinners(busy, indifferent, sensitive, spin, &nspin);
 	pin(r.waker_cpu);
 	if (pthread_create(&wakee, NULL, rtt_wakee, &r))
 		die("pthread_create");
@@ -440,12 +488,15 @@ static int do_rtt(int argc, char **argv)
 	stop_spinners(spin, nspin);
 
 	printf("BENCH mode=rtt rounds=%d busy=%d back=%d spin=%d rtt_ns=%.1f same=%.4f sibling=%.4f other=%.4f on_busy=%.4f",
-	       r.rounds, nbusy, r.back, r.spin, (double)sum / r.rounds,
+	       r.rounds, nbusy, r.back >= 0, r.spin, (double)sum / r.rounds,
 	       (double)r.same / r.rounds, (double)r.sibling / r.rounds,
 	       (double)r.other / r.rounds, (double)r.on_busy / r.rounds);
 	if (nind)
 		printf(" indifferent=%d on_indifferent=%.4f",
 		       atomic_load(&indifferent_set) == nind, (double)r.on_indifferent / r.rounds);
+	if (nsens)
+		printf(" sensitive=%d on_protected=%.4f",
+		       atomic_load(&sensitive_set) == nsens, (double)r.on_protected / r.rounds);
 	if (counters)
 		printf(" scans=%llu probes=%llu found=%llu skipped=%llu bounded=%llu scan_ns=%llu",
 		       b[0] - a[0], b[1] - a[1], b[2] - a[2], b[3] - a[3],
