@@ -21,13 +21,20 @@ rm -rf "$counts"
 mkdir -p "$counts"
 check_results=$(new_results check)
 
+# The names of what failed, listed again above the counts, so that the
+# tail of a long log says what to look at.
+failures=()
 summary() {
+	local f
 	echo
 	echo "make check: $(($(date +%s) - T0))s in all; guest results in ${check_results#"$TOP"/}"
+	for f in "${failures[@]}"; do
+		echo "failed: $f"
+	done
 	echo "$passed passed, $failed failed"
 }
 # A stage that dies (set -e) still ends with the counts, plus its failure.
-trap 'rc=$?; if [ $rc -ne 0 ]; then failed=$((failed + 1)); echo "error: stage \"${_stage_name:-?}\" failed"; summary; fi' EXIT
+trap 'rc=$?; if [ $rc -ne 0 ]; then failed=$((failed + 1)); failures+=("stage ${_stage_name:-?}"); echo "error: stage \"${_stage_name:-?}\" failed"; summary; fi' EXIT
 
 add_counts() { # "PASSED FAILED SKIPPED"
 	local p f s
@@ -48,6 +55,7 @@ result() { # ok|fail NAME
 		echo "    ok: $2"
 	else
 		failed=$((failed + 1))
+		failures+=("$2")
 		echo "    FAIL: $2"
 	fi
 }
@@ -75,6 +83,7 @@ if python3 "$TOP/tests/host/run.py" "$counts/host" >"$BUILD/host-tests.log" 2>&1
 	tail -n 1 "$BUILD/host-tests.log" | sed 's/^/    /'
 else
 	grep -E '(FAIL|ERROR)$|^(FAIL|ERROR):' "$BUILD/host-tests.log" | sed 's/^/    /' || true
+	failures+=("host tests (see $BUILD/host-tests.log)")
 	echo "    (full output: $BUILD/host-tests.log)"
 fi
 add_counts "$(cat "$counts/host")"
@@ -114,6 +123,9 @@ for sc in $scenarios; do
 	run_scenario "$sc" "$check_results/$sc" || true
 	if c=$(python3 "$TOP/scripts/verdict.py" counts "$check_results/$sc"); then
 		add_counts "$c"
+		while IFS= read -r f; do
+			failures+=("scenario $sc: $f")
+		done < <(python3 "$TOP/scripts/verdict.py" failures "$check_results/$sc")
 	else
 		result fail "scenario $sc: its boot left no verdict"
 	fi

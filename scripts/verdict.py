@@ -251,6 +251,15 @@ def counts(verdict):
             verdict['skipped'])
 
 
+def failures(verdict):
+    """The names of what failed: "kunit: CASE", "PROGRAM: TEST" and the
+    run-level problems, in the order they ran."""
+    out = ['kunit: %s' % name for name, st in verdict['kunit'] if st == 'fail']
+    for prog, t in verdict['tests'].items():
+        out += ['%s: %s' % (prog, name) for name, st in t['results'] if st == 'fail']
+    return out + list(verdict['problems'])
+
+
 def report(v, why):
     for name, st in v['kunit']:
         print('%s kunit: %s' % (st, name))
@@ -263,11 +272,11 @@ def report(v, why):
     print('%d passed, %d failed, %d skipped' % (p, f + len(why), s))
 
 
-USAGE = 'usage: verdict.py parse LOG | counts DIR | problems DIR'
+USAGE = 'usage: verdict.py parse LOG | counts DIR | problems DIR | failures DIR'
 
 
 def main(argv):
-    if len(argv) != 2 or argv[0] not in ('parse', 'counts', 'problems'):
+    if len(argv) != 2 or argv[0] not in ('parse', 'counts', 'problems', 'failures'):
         print(USAGE, file=sys.stderr)
         return 2
     cmd, arg = argv
@@ -285,6 +294,9 @@ def main(argv):
         return 1
     if cmd == 'counts':
         print('%d %d %d' % counts(verdict))
+    elif cmd == 'failures':
+        for w in failures(verdict):
+            print(w)
     else:
         for w in verdict['problems']:
             print(w)

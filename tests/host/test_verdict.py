@@ -206,6 +206,14 @@ class TestVerdictFile(unittest.TestCase):
         r = self.cli('problems', d)
         self.assertIn('kernel splat on the console: WARNING: CPU', r.stdout)
 
+    def test_failures_named(self):
+        d = self.write(KUNIT + GUEST_OK + 'WARNING: CPU: 1 PID: 1 at x\n')
+        lines = self.cli('failures', d).stdout.splitlines()
+        self.assertEqual(len(lines), 2, lines)
+        self.assertTrue(lines[0].startswith('kunit: '), lines)
+        self.assertIn('kernel splat on the console', lines[1])
+        self.assertEqual(self.cli('failures', self.write(GUEST_OK)).stdout, '')
+
     def test_clean_run(self):
         d = self.write(GUEST_OK)
         self.assertEqual(self.cli('counts', d).stdout.split(), ['2', '0', '1'])
