@@ -964,6 +964,77 @@ def claims_protect(records):
          lambda x: x >= PROTECT_WITHOUT)))
 
 
+# ------------------------------------------------------ figure 10: packing
+
+PACK_MODES = dict(
+    quick=dict(ms=2000),
+    full=dict(ms=8000),
+)
+PACK_TOPO = '1x8x2'
+# Periodic loads on CPUs 4 and 6 (cores of their own); the measured thread
+# sleeps first on CPU 10, an idle core, then wakes up from a 4 ms timer.
+PACK_LOADS, PACK_START = '4,6', 10
+PACK_DUTY, PACK_HEAVY = 20, 70
+# Shares of wakeups on the loads' cores the claims ask for.
+PACK_WITH, PACK_WITHOUT = 2 / 3, 0.25
+
+
+def plan_pack(p):
+    """lnbench pack on mainline's default features: the baseline at the
+    default, and the patched kernel at 19 and 16 with LATENCY_PACK, at 19
+    without it, at 15 with it, and at 19 beside loads past half a CPU."""
+    def pack(value, feats, duty=PACK_DUTY):
+        return Run('10', 'pack', value, feats,
+                   ['pack', '-l', PACK_LOADS, '-c', PACK_START, '-d', duty, '-t', p['ms']],
+                   duty=duty)
+    on, off = ('LATENCY_PACK',), ('NO_LATENCY_PACK',)
+    patched = [pack(19, on), pack(16, on), pack(15, on), pack(19, off),
+               pack(19, on, PACK_HEAVY)]
+    return ab_boots('pack', PACK_TOPO, [pack(None, ())], patched)
+
+
+def figure10(records, p):
+    md = ['## 10. Packing (repeatable mode)\n',
+          'Topology %s, mainline\'s default features; CPUs %s each run a periodic load '
+          '(the share of every 10 ms in the "load %%" column, at latency nice 0), and a '
+          'thread at the value shown first sleeps on CPU %d, an idle core, then wakes up '
+          'from a 4 ms timer for %d ms of virtual time.  Share of its wakeups that ran on '
+          'the loads\' SMT cores and on the loads\' CPUs, and the packed wakeups that '
+          'sched/idle_search counted (-1: none on the baseline).\n'
+          % (PACK_TOPO, PACK_LOADS, PACK_START, p['ms'])]
+    rows = []
+    for r in records:
+        if r['figure'] != '10':
+            continue
+        face = '-' if r['kernel'] == 'baseline' else face_of(r, 'LATENCY_PACK')
+        cores, cpus = num(r, 'on_loads'), num(r, 'on_load_cpus')
+        rows.append([r['kernel'], vname(r.get('value')), face, fmt(num(r, 'duty'), 0),
+                     fmt(num(r, 'wakeups'), 0), fmt(cores is not None and 100 * cores, 1),
+                     fmt(cpus is not None and 100 * cpus, 1), fmt(num(r, 'packed'), 0)])
+    md.append(table(['kernel', 'value', 'LATENCY_PACK', 'load %', 'wakeups',
+                     'on the loads\' cores %', 'on their CPUs %', 'packed'], rows))
+    return '\n'.join(md)
+
+
+def claims_pack(records):
+    """With the face, 19 and 16 beside light loads wake on the loads' cores
+    in at least PACK_WITH of their wakeups; on the baseline, without the
+    face and at 15, in at most PACK_WITHOUT."""
+    def light(r):
+        return num(r, 'duty') == PACK_DUTY
+
+    def packs(r):
+        return (r['kernel'] == 'patched' and face_of(r, 'LATENCY_PACK') == 'on'
+                and (r.get('value') or 0) >= 16)
+    return claims_shares(records, '10', 'on_loads', (
+        ('19 and 16 with LATENCY_PACK, beside loads of %d%%, wake on the loads\' cores '
+         'in at least %d%% of wakeups' % (PACK_DUTY, round(100 * PACK_WITH)),
+         lambda r: light(r) and packs(r), lambda x: x >= PACK_WITH),
+        ('the baseline, 19 without it and 15 with it, in at most %d%%'
+         % (100 * PACK_WITHOUT),
+         lambda r: light(r) and not packs(r), lambda x: x <= PACK_WITHOUT)))
+
+
 # ---------------------------------------------------------------- registry
 
 def registry(*figures):
@@ -999,6 +1070,7 @@ FIGURES = registry(
            claims=claims_like_zero),
     Figure('8', 'The good-enough CPU', GOOD_MODES, plan_good, figure8, claims=claims_good),
     Figure('9', 'Protection', PROTECT_MODES, plan_protect, figure9, claims=claims_protect),
+    Figure('10', 'Packing', PACK_MODES, plan_pack, figure10, claims=claims_pack),
 )
 # The modes (BENCH, --mode): every figure has parameters for each.
 MODES = tuple(next(iter(FIGURES.values())).modes)

@@ -51,6 +51,15 @@
  *	percentiles from its histogram) and the median time (s) of the
  *	hackbench runs that finished meanwhile.  Waits for high-resolution
  *	timers first (CLOCK_MONOTONIC's resolution 1 ns), as after boot.
+ *   lnbench pack -l CPULIST -c CPU [-d DUTY] [-t MS]
+ *	Packing: a periodic load (DUTY percent, 20 by default, of every
+ *	10 ms, at latency nice 0) pinned on each CPU of -l; the calling
+ *	thread (with the latency nice it was started with) sleeps first on
+ *	CPU -c, then, free to run anywhere, wakes up from a 4 ms timer for
+ *	MS (2000) ms.  Reports the wakeups, the share of them that ran on the
+ *	SMT cores of the loads (on_loads) and on the loads' CPUs themselves
+ *	(on_load_cpus), and the change of the packed counter of
+ *	sched/idle_search (-1 without it).
  *
  * Every report is one line: "BENCH mode=... key=value ...".  Times come
  * from CLOCK_MONOTONIC, which under QEMU's -icount advances with the
@@ -1014,10 +1023,139 @@ static int do_cyclictest(int argc, char **argv)
 	return 0;
 }
 
+/* ---- pack ---- */
+
+#define PACK_PERIOD_NS	10000000ull	/* the loads' period */
+#define PACK_SLEEP_NS	4000000ull	/* the measured thread's timer */
+
+struct pack_load {
+	int cpu, duty;
+};
+
+/*
+ * A periodic load: @duty percent of every PACK_PERIOD_NS, pinned, at
+ * latency nice 0 (the measured thread's value is inherited).
+ */
+static void *pack_load(void *arg)
+{
+	const struct pack_load *l = arg;
+	uint64_t start = now_ns(), busy = PACK_PERIOD_NS * l->duty / 100;
+
+	pin(l->cpu);
+	set_latency_nice(0);
+	atomic_fetch_add(&ready, 1);
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		struct timespec next;
+
+		while (now_ns() - start < busy)
+			;
+		start += PACK_PERIOD_NS;
+		if (now_ns() > start)
+			start = now_ns();
+		next.tv_sec = start / 1000000000ull;
+		next.tv_nsec = start % 1000000000ull;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	return NULL;
+}
+
+/* Sleep PACK_SLEEP_NS on a timer; the CPU the thread woke up on. */
+static int pack_wakeup(void)
+{
+	struct timespec ts = { 0, PACK_SLEEP_NS };
+
+	nanosleep(&ts, NULL);
+	return sched_getcpu();
+}
+
+/* The packed column of the "all" line of sched/idle_search, or -1. */
+static long long packed_all(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/sched/idle_search", "r");
+	char line[512];
+	long long n = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "all %*u %*u %*u %*u %*u %*s %*u %*u %*u %lld", &n) != 1)
+			n = -1;
+	fclose(f);
+	return n;
+}
+
+static int do_pack(int argc, char **argv)
+{
+	bool loads[MAX_CPUS] = { false }, load_core[MAX_CPUS] = { false }, sib[MAX_CPUS];
+	struct pack_load l[MAX_CPUS];
+	pthread_t t[MAX_CPUS];
+	int n = 0, duty = 20, start_cpu = -1, ms = 2000, opt, cpu, i;
+	long long packed, after;
+	unsigned long wakeups = 0, on_core = 0, on_cpu = 0;
+	uint64_t end;
+
+	while ((opt = getopt(argc, argv, "l:d:c:t:")) != -1) {
+		switch (opt) {
+		case 'l':
+			if (cpus_option(opt, optarg, loads) < 0)
+				return 2;
+			break;
+		case 'd': duty = atoi(optarg); break;
+		case 'c': start_cpu = atoi(optarg); break;
+		case 't': ms = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	if (start_cpu < 0 || start_cpu >= MAX_CPUS || duty < 1 || duty > 99 || ms < 1) {
+		fprintf(stderr, "lnbench pack: -c CPU (where the thread sleeps first), "
+			"-d DUTY in [1, 99], -t MS > 0\n");
+		return 2;
+	}
+	atomic_store(&ready, 0);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!loads[cpu])
+			continue;
+		siblings(cpu, sib);
+		for (i = 0; i < MAX_CPUS; i++)
+			load_core[i] |= sib[i];
+		load_core[cpu] = true;
+		l[n] = (struct pack_load){ .cpu = cpu, .duty = duty };
+		if (pthread_create(&t[n], NULL, pack_load, &l[n]))
+			die("pthread_create");
+		n++;
+	}
+	while (atomic_load(&ready) < n)
+		sched_yield();
+	/* Long enough for the loads' utilization to settle (PELT halves in 32 ms). */
+	usleep(300000);
+	pin(start_cpu);
+	pack_wakeup();
+	pack_wakeup();
+	unpin();
+	packed = packed_all();
+	for (end = now_ns() + ms * 1000000ull; now_ns() < end; wakeups++) {
+		cpu = pack_wakeup();
+		if (cpu < 0 || cpu >= MAX_CPUS)
+			die("sched_getcpu");
+		on_core += load_core[cpu];
+		on_cpu += loads[cpu];
+	}
+	after = packed_all();
+	packed = packed >= 0 && after >= 0 ? after - packed : -1;
+	atomic_store(&stop, true);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	atomic_store(&stop, false);
+	printf("BENCH mode=pack wakeups=%lu on_loads=%.4f on_load_cpus=%.4f packed=%lld\n",
+	       wakeups, wakeups ? (double)on_core / wakeups : 0,
+	       wakeups ? (double)on_cpu / wakeups : 0, packed);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: lnbench rtt|pingpong|messaging|wakeup|cyclictest [options]\n");
+		fprintf(stderr, "usage: lnbench rtt|pingpong|messaging|wakeup|cyclictest|pack [options]\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -1034,6 +1172,8 @@ int main(int argc, char **argv)
 		return do_wakeup(argc, argv);
 	if (!strcmp(argv[0], "cyclictest"))
 		return do_cyclictest(argc, argv);
+	if (!strcmp(argv[0], "pack"))
+		return do_pack(argc, argv);
 	fprintf(stderr, "lnbench: unknown mode %s\n", argv[0]);
 	return 2;
 }
