@@ -999,20 +999,23 @@ def figure10(records, p):
           '(the share of every 10 ms in the "load %%" column, at latency nice 0), and a '
           'thread at the value shown first sleeps on CPU %d, an idle core, then wakes up '
           'from a 4 ms timer for %d ms of virtual time.  Share of its wakeups that ran on '
-          'the loads\' SMT cores and on the loads\' CPUs, and the packed wakeups that '
-          'sched/idle_search counted (-1: none on the baseline).\n'
+          'the loads\' SMT cores and on the loads\' CPUs, the share of 1 ms samples of '
+          'its last CPU (/proc/.../stat) on the loads\' cores (residency), and the packed '
+          'wakeups that sched/idle_search counted (-1: none on the baseline).\n'
           % (PACK_TOPO, PACK_LOADS, PACK_START, p['ms'])]
     rows = []
     for r in records:
         if r['figure'] != '10':
             continue
         face = '-' if r['kernel'] == 'baseline' else face_of(r, 'LATENCY_PACK')
-        cores, cpus = num(r, 'on_loads'), num(r, 'on_load_cpus')
+        cores, cpus, res = num(r, 'on_loads'), num(r, 'on_load_cpus'), num(r, 'resident')
         rows.append([r['kernel'], vname(r.get('value')), face, fmt(num(r, 'duty'), 0),
                      fmt(num(r, 'wakeups'), 0), fmt(cores is not None and 100 * cores, 1),
-                     fmt(cpus is not None and 100 * cpus, 1), fmt(num(r, 'packed'), 0)])
+                     fmt(cpus is not None and 100 * cpus, 1),
+                     fmt(res is not None and 100 * res, 1), fmt(num(r, 'packed'), 0)])
     md.append(table(['kernel', 'value', 'LATENCY_PACK', 'load %', 'wakeups',
-                     'on the loads\' cores %', 'on their CPUs %', 'packed'], rows))
+                     'on the loads\' cores %', 'on their CPUs %', 'resident there %',
+                     'packed'], rows))
     return '\n'.join(md)
 
 
@@ -1026,13 +1029,128 @@ def claims_pack(records):
     def packs(r):
         return (r['kernel'] == 'patched' and face_of(r, 'LATENCY_PACK') == 'on'
                 and (r.get('value') or 0) >= 16)
-    return claims_shares(records, '10', 'on_loads', (
-        ('19 and 16 with LATENCY_PACK, beside loads of %d%%, wake on the loads\' cores '
-         'in at least %d%% of wakeups' % (PACK_DUTY, round(100 * PACK_WITH)),
-         lambda r: light(r) and packs(r), lambda x: x >= PACK_WITH),
-        ('the baseline, 19 without it and 15 with it, in at most %d%%'
-         % (100 * PACK_WITHOUT),
-         lambda r: light(r) and not packs(r), lambda x: x <= PACK_WITHOUT)))
+    out = ''
+    for key, what in (('on_loads', 'wake on the loads\' cores in'),
+                      ('resident', 'are found on the loads\' cores in')):
+        out += claims_shares(records, '10', key, (
+            ('19 and 16 with LATENCY_PACK, beside loads of %d%%, %s at least %d%% of %s'
+             % (PACK_DUTY, what, round(100 * PACK_WITH),
+                'wakeups' if key == 'on_loads' else '1 ms samples'),
+             lambda r: light(r) and packs(r), lambda x: x >= PACK_WITH),
+            ('the baseline, 19 without it and 15 with it, in at most %d%%'
+             % (100 * PACK_WITHOUT),
+             lambda r: light(r) and not packs(r), lambda x: x <= PACK_WITHOUT)))
+    return out
+
+
+# ------------------------------- figure 11: the protected task's latency
+
+NOISE_MODES = dict(
+    quick=dict(ms=2000, reps=5),
+    full=dict(ms=8000, reps=5),
+)
+NOISE_TOPO = '1x8x2'
+# The measured thread (latency nice -20 on the patched kernel) on CPU 2;
+# NOISE_THREADS threads at 0 first sleep on its SMT core.
+NOISE_CPU, NOISE_THREADS = 2, 8
+NOISE_KEYS = ('avg_us', 'p50_us', 'p99_us', 'p999_us', 'max_us', 'on_core', 'resident',
+              'running', 'protected', 'wakeups')
+# The noise's share on the measured thread's core with the face, at most
+# this fraction of the share without it.
+NOISE_WITH = 0.5
+
+
+def noise_run(p, value, feats, nnoise, rep):
+    return Run('11', 'noise', value, feats,
+               ['noise', '-s', NOISE_CPU, '-n', nnoise, '-t', p['ms']], noise=nnoise, rep=rep)
+
+
+def plan_noise(p):
+    """lnbench noise on mainline's default features, each row p['reps']
+    times: the baseline alone and with noise; the patched kernel at -20
+    alone, with noise and LATENCY_PROTECT on and off, and at the default
+    with noise."""
+    reps = range(1, p['reps'] + 1)
+    on, off = ('LATENCY_PROTECT',), ('NO_LATENCY_PROTECT',)
+    base = [noise_run(p, None, (), n, r) for n in (0, NOISE_THREADS) for r in reps]
+    patched = ([noise_run(p, -20, on, 0, r) for r in reps] +
+               [noise_run(p, v, f, NOISE_THREADS, r)
+                for v, f in ((-20, on), (-20, off), (None, on)) for r in reps])
+    return ab_boots('noise', NOISE_TOPO, base, patched)
+
+
+def noise_rows(records):
+    """[(kernel, value, noise, face, {key: median}, runs)] of figure 11, in
+    the order of the plan."""
+    groups = {}
+    for r in records:
+        if r['figure'] != '11' or not r.get('ok', True):
+            continue
+        face = '-' if r['kernel'] == 'baseline' else face_of(r, 'LATENCY_PROTECT')
+        key = (r['kernel'], r.get('value'), int(num(r, 'noise') or 0), face)
+        groups.setdefault(key, []).append(r)
+    out = []
+    for key, rs in groups.items():
+        med = {}
+        for k in NOISE_KEYS:
+            xs = [num(r, k) for r in rs if num(r, k) is not None]
+            med[k] = statistics.median(xs) if xs else None
+        out.append(key + (med, len(rs)))
+    return out
+
+
+def figure11(records, p):
+    md = ['## 11. Protection: the protected task\'s wakeup latency (repeatable mode)\n',
+          'Topology %s, mainline\'s default features.  A thread pinned on CPU %d, at '
+          'latency nice -20 on the patched kernel, wakes up every 1 ms on an absolute '
+          'timer and works 200 us, for %d ms of virtual time; beside it, none or %d '
+          'noise threads at latency nice 0, which first sleep on its SMT core, then '
+          'run anywhere, working 500 us and sleeping about 1.5 ms.  How late the '
+          'thread ran (us), the share of the noise\'s wakeups that ran on its core, '
+          'of 1 ms samples of the noise threads\' last CPU on it (residency) and of '
+          'those runnable there, and the CPUs that sched/idle_search says wakeups '
+          'kept off (-1: none on the baseline).  Median of %d runs per row.\n'
+          % (NOISE_TOPO, NOISE_CPU, p['ms'], NOISE_THREADS, p['reps'])]
+    rows = []
+    for kernel, v, n, face, m, runs in noise_rows(records):
+        def share(k):
+            return fmt(m[k] is not None and 100 * m[k], 1) if n else '-'
+        rows.append([kernel, vname(v), n, face, runs] +
+                    [fmt(m[k], 0) for k in ('avg_us', 'p50_us', 'p99_us', 'p999_us', 'max_us')] +
+                    [share('on_core'), share('resident'), share('running'),
+                     fmt(m['protected'], 0)])
+    md.append(table(['kernel', 'value', 'noise', 'LATENCY_PROTECT', 'runs', 'avg', 'p50',
+                     'p99', 'p99.9', 'max', 'noise wakeups on its core %',
+                     'noise resident there %', 'runnable there %', 'kept off'], rows))
+    return '\n'.join(md)
+
+
+def claims_noise(records):
+    """With the face, the noise's wakeups and residency on the -20 thread's
+    core at most NOISE_WITH of the same share with the face off; and,
+    checked as measured, the thread's p99 with the face no worse than
+    without it (10%)."""
+    rows = {(k, v, n, f): m for k, v, n, f, m, _ in noise_rows(records)}
+    on = rows.get(('patched', -20, NOISE_THREADS, 'on'))
+    off = rows.get(('patched', -20, NOISE_THREADS, 'off'))
+    if not on or not off:
+        return '- protection beside noise: NOT CHECKED (no runs).\n'
+    out = []
+    for k, what in (('on_core', 'wakeups'), ('resident', 'residency')):
+        a, b = on[k], off[k]
+        ok = None if None in (a, b) else a <= NOISE_WITH * b
+        out.append('- the noise\'s %s on the core of a -20 task with LATENCY_PROTECT at most '
+                   '%d%% of the share without it: %s (%s%% against %s%%).'
+                   % (what, 100 * NOISE_WITH, 'NOT CHECKED' if ok is None else
+                      ('holds' if ok else 'FAILS'), fmt(a is not None and 100 * a, 1),
+                      fmt(b is not None and 100 * b, 1)))
+    a, b = on['p99_us'], off['p99_us']
+    ok = None if None in (a, b) else a <= 1.1 * b
+    out.append('- the -20 task\'s p99 beside noise with LATENCY_PROTECT no worse than without '
+               'it (10%%): %s (%s against %s us).'
+               % ('NOT CHECKED' if ok is None else ('holds' if ok else 'FAILS'),
+                  fmt(a, 0), fmt(b, 0)))
+    return '\n'.join(out) + '\n'
 
 
 # ---------------------------------------------------------------- registry
@@ -1071,6 +1189,8 @@ FIGURES = registry(
     Figure('8', 'The good-enough CPU', GOOD_MODES, plan_good, figure8, claims=claims_good),
     Figure('9', 'Protection', PROTECT_MODES, plan_protect, figure9, claims=claims_protect),
     Figure('10', 'Packing', PACK_MODES, plan_pack, figure10, claims=claims_pack),
+    Figure('11', 'The protected task\'s latency', NOISE_MODES, plan_noise, figure11,
+           claims=claims_noise),
 )
 # The modes (BENCH, --mode): every figure has parameters for each.
 MODES = tuple(next(iter(FIGURES.values())).modes)

@@ -58,7 +58,23 @@
  *	CPU -c, then, free to run anywhere, wakes up from a 4 ms timer for
  *	MS (2000) ms.  Reports the wakeups, the share of them that ran on the
  *	SMT cores of the loads (on_loads) and on the loads' CPUs themselves
- *	(on_load_cpus), and the change of the packed counter of
+ *	(on_load_cpus), the change of the packed counter of
+ *	sched/idle_search (-1 without it), and the share of 1 ms samples of
+ *	the thread's last CPU (/proc/.../stat, read on the first load's CPU)
+ *	on the loads' cores (resident).
+ *   lnbench noise -s CPU [-n NOISE] [-w US] [-p US] [-W US] [-P US] [-t MS]
+ *	Protection and the protected task's latency: a thread with the
+ *	latency nice lnbench was started with, pinned on CPU -s, wakes up
+ *	every -P (1000) us on an absolute timer and works -W (200) us, for
+ *	MS (3000) ms; NOISE (8) threads at latency nice 0 first sleep on
+ *	that CPU's SMT core, then, free to run anywhere, work -w (500) us
+ *	and sleep -p (1500, plus 37 more per thread) us, again and again.
+ *	Reports the measured thread's wakeups and how late they ran
+ *	(average, p50, p99, p99.9, maximum, in us), the share of the noise's
+ *	wakeups that ran on the measured thread's core (on_core), the share
+ *	of 1 ms samples of the noise threads' last CPU (/proc/.../stat) on
+ *	that core (resident) and of those that were runnable there
+ *	(running), and the change of the protected counter of
  *	sched/idle_search (-1 without it).
  *
  * Every report is one line: "BENCH mode=... key=value ...".  Times come
@@ -1028,6 +1044,31 @@ static int do_cyclictest(int argc, char **argv)
 #define PACK_PERIOD_NS	10000000ull	/* the loads' period */
 #define PACK_SLEEP_NS	4000000ull	/* the measured thread's timer */
 
+/* The state and the last CPU of thread @tid of this process; false if gone. */
+static bool task_where(int tid, char *state, int *cpu)
+{
+	char path[64], buf[1024], *p;
+	int field = 3;
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	ok = fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')'));
+	fclose(f);
+	if (!ok)
+		return false;
+	p += 2;			/* field 3, the state */
+	*state = *p;
+	while (field < 39 && (p = strchr(p, ' '))) {
+		p++;
+		field++;
+	}
+	return p && sscanf(p, "%d", cpu) == 1;
+}
+
 struct pack_load {
 	int cpu, duty;
 };
@@ -1059,6 +1100,38 @@ static void *pack_load(void *arg)
 	return NULL;
 }
 
+struct pack_sampler {
+	int cpu, tid;
+	const bool *core;
+	long samples, resident;
+};
+
+/*
+ * Residency: every 1 ms, on @cpu (one of the loads', which are busy
+ * anyway, so that sampling makes no new busy CPU to pack on), the last CPU
+ * of the measured thread, until stop.
+ */
+static void *pack_sample(void *arg)
+{
+	struct pack_sampler *ps = arg;
+	struct timespec ts = { 0, 1000000 };
+
+	pin(ps->cpu);
+	set_latency_nice(0);
+	atomic_fetch_add(&ready, 1);
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		char state;
+		int cpu;
+
+		if (task_where(ps->tid, &state, &cpu) && cpu >= 0 && cpu < MAX_CPUS) {
+			ps->samples++;
+			ps->resident += ps->core[cpu];
+		}
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
 /* Sleep PACK_SLEEP_NS on a timer; the CPU the thread woke up on. */
 static int pack_wakeup(void)
 {
@@ -1068,28 +1141,47 @@ static int pack_wakeup(void)
 	return sched_getcpu();
 }
 
-/* The packed column of the "all" line of sched/idle_search, or -1. */
-static long long packed_all(void)
+/*
+ * Column @col (counted from 0 after "all") of the "all" line of
+ * sched/idle_search, or -1 without it.
+ */
+static long long idle_search_all(int col)
 {
 	FILE *f = fopen("/sys/kernel/debug/sched/idle_search", "r");
-	char line[512];
+	char line[512], *tok, *save;
 	long long n = -1;
+	int i;
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "all %*u %*u %*u %*u %*u %*s %*u %*u %*u %lld", &n) != 1)
-			n = -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "all ", 4))
+			continue;
+		tok = strtok_r(line + 4, " \n", &save);
+		for (i = 0; tok && i < col; i++)
+			tok = strtok_r(NULL, " \n", &save);
+		n = tok ? strtoll(tok, NULL, 10) : -1;
+	}
 	fclose(f);
 	return n;
+}
+
+/* The columns of sched/idle_search after "all" that pack and noise read. */
+#define IDLE_SEARCH_PROTECTED	8
+#define IDLE_SEARCH_PACKED	9
+
+static long long packed_all(void)
+{
+	return idle_search_all(IDLE_SEARCH_PACKED);
 }
 
 static int do_pack(int argc, char **argv)
 {
 	bool loads[MAX_CPUS] = { false }, load_core[MAX_CPUS] = { false }, sib[MAX_CPUS];
 	struct pack_load l[MAX_CPUS];
-	pthread_t t[MAX_CPUS];
-	int n = 0, duty = 20, start_cpu = -1, ms = 2000, opt, cpu, i;
+	struct pack_sampler ps;
+	pthread_t t[MAX_CPUS + 1];
+	int n = 0, nloads = 0, duty = 20, start_cpu = -1, ms = 2000, opt, cpu, i;
 	long long packed, after;
 	unsigned long wakeups = 0, on_core = 0, on_cpu = 0;
 	uint64_t end;
@@ -1097,7 +1189,8 @@ static int do_pack(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "l:d:c:t:")) != -1) {
 		switch (opt) {
 		case 'l':
-			if (cpus_option(opt, optarg, loads) < 0)
+			nloads = cpus_option(opt, optarg, loads);
+			if (nloads < 0)
 				return 2;
 			break;
 		case 'd': duty = atoi(optarg); break;
@@ -1106,9 +1199,10 @@ static int do_pack(int argc, char **argv)
 		default: return 2;
 		}
 	}
-	if (start_cpu < 0 || start_cpu >= MAX_CPUS || duty < 1 || duty > 99 || ms < 1) {
-		fprintf(stderr, "lnbench pack: -c CPU (where the thread sleeps first), "
-			"-d DUTY in [1, 99], -t MS > 0\n");
+	if (start_cpu < 0 || start_cpu >= MAX_CPUS || duty < 1 || duty > 99 || ms < 1 ||
+	    nloads < 1) {
+		fprintf(stderr, "lnbench pack: -l CPULIST (at least one load), -c CPU (where the "
+			"thread sleeps first), -d DUTY in [1, 99], -t MS > 0\n");
 		return 2;
 	}
 	atomic_store(&ready, 0);
@@ -1132,6 +1226,13 @@ static int do_pack(int argc, char **argv)
 	pack_wakeup();
 	pack_wakeup();
 	unpin();
+	ps = (struct pack_sampler){ .cpu = l[0].cpu, .tid = (int)syscall(SYS_gettid),
+				    .core = load_core };
+	atomic_store(&ready, 0);
+	if (pthread_create(&t[n], NULL, pack_sample, &ps))
+		die("pthread_create");
+	while (atomic_load(&ready) < 1)
+		sched_yield();
 	packed = packed_all();
 	for (end = now_ns() + ms * 1000000ull; now_ns() < end; wakeups++) {
 		cpu = pack_wakeup();
@@ -1143,19 +1244,231 @@ static int do_pack(int argc, char **argv)
 	after = packed_all();
 	packed = packed >= 0 && after >= 0 ? after - packed : -1;
 	atomic_store(&stop, true);
-	for (i = 0; i < n; i++)
+	for (i = 0; i <= n; i++)
 		pthread_join(t[i], NULL);
 	atomic_store(&stop, false);
-	printf("BENCH mode=pack wakeups=%lu on_loads=%.4f on_load_cpus=%.4f packed=%lld\n",
+	printf("BENCH mode=pack wakeups=%lu on_loads=%.4f on_load_cpus=%.4f packed=%lld "
+	       "resident=%.4f\n",
 	       wakeups, wakeups ? (double)on_core / wakeups : 0,
-	       wakeups ? (double)on_cpu / wakeups : 0, packed);
+	       wakeups ? (double)on_cpu / wakeups : 0, packed,
+	       ps.samples ? (double)ps.resident / ps.samples : 0);
+	return 0;
+}
+
+/* ---- noise ---- */
+
+#define NOISE_MAX	64
+#define NOISE_SAMPLE_NS	1000000ull	/* the residency sampler's period */
+
+/*
+ * As spin_ns(), with PAUSE in the loop: under -icount it ends the vCPU's
+ * turn in QEMU's round-robin TCG, so that a timer of another vCPU is not
+ * served late by the length of this one's turn.
+ */
+static void spin_pause_ns(uint64_t ns)
+{
+	uint64_t end = now_ns() + ns;
+
+	while (now_ns() < end)
+		__builtin_ia32_pause();
+}
+
+struct noise {
+	int start, work_us, period_us;
+	atomic_int tid;
+	long wakeups, on_core;
+	const bool *core;
+	pthread_t t;
+};
+
+/*
+ * A noise thread at latency nice 0: it sleeps once on CPU @start, then,
+ * free to run anywhere, works @work_us and sleeps @period_us, again and
+ * again, counting the wakeups that ran on the measured thread's core.
+ */
+static void *noise_main(void *arg)
+{
+	struct noise *n = arg;
+	struct timespec ts = { 0, n->period_us * 1000L };
+
+	set_latency_nice(0);
+	pin(n->start);
+	atomic_store(&n->tid, (int)syscall(SYS_gettid));
+	atomic_fetch_add(&ready, 1);
+	nanosleep(&ts, NULL);
+	unpin();
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		int cpu;
+
+		spin_pause_ns(n->work_us * 1000ull);
+		nanosleep(&ts, NULL);
+		cpu = sched_getcpu();
+		n->wakeups++;
+		n->on_core += cpu >= 0 && cpu < MAX_CPUS && n->core[cpu];
+	}
+	return NULL;
+}
+
+struct sensitive {
+	int cpu, period_us, work_us;
+	uint64_t end;
+	uint64_t *lat;
+	long n, max;
+	atomic_bool go;
+	pthread_t t;
+};
+
+/*
+ * The measured thread, with the latency nice lnbench was started with,
+ * pinned on its CPU: it wakes up every @period_us on an absolute timer,
+ * notes how late it runs, and works @work_us.
+ */
+static void *sensitive_main(void *arg)
+{
+	struct sensitive *s = arg;
+	uint64_t next;
+
+	pin(s->cpu);
+	while (!atomic_load(&s->go))
+		usleep(1000);
+	next = now_ns();
+	while (s->n < s->max) {
+		struct timespec ts;
+		uint64_t now;
+
+		next += s->period_us * 1000ull;
+		ts.tv_sec = next / 1000000000ull;
+		ts.tv_nsec = next % 1000000000ull;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		now = now_ns();
+		s->lat[s->n++] = now - next;
+		if (now >= s->end)
+			break;
+		spin_pause_ns(s->work_us * 1000ull);
+		if (now_ns() > next + s->period_us * 1000ull)
+			next = now_ns();	/* overrun: the next period starts now */
+	}
+	return NULL;
+}
+
+static uint64_t pct_of(const uint64_t *v, long n, double q)
+{
+	long i = (long)(q * n);
+
+	return n ? v[i < n ? i : n - 1] : 0;
+}
+
+static int do_noise(int argc, char **argv)
+{
+	struct noise nz[NOISE_MAX];
+	struct sensitive s = { .cpu = -1, .period_us = 1000, .work_us = 200 };
+	bool core[MAX_CPUS];
+	int nnoise = 8, nwork = 500, nperiod = 1500, ms = 3000, opt, i;
+	long samples = 0, resident = 0, running = 0, wakeups = 0, on_core = 0;
+	long long prot, after;
+	double sum = 0;
+
+	while ((opt = getopt(argc, argv, "s:n:w:p:W:P:t:")) != -1) {
+		switch (opt) {
+		case 's': s.cpu = atoi(optarg); break;
+		case 'n': nnoise = atoi(optarg); break;
+		case 'w': nwork = atoi(optarg); break;
+		case 'p': nperiod = atoi(optarg); break;
+		case 'W': s.work_us = atoi(optarg); break;
+		case 'P': s.period_us = atoi(optarg); break;
+		case 't': ms = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	if (s.cpu < 0 || s.cpu >= MAX_CPUS || nnoise < 0 || nnoise > NOISE_MAX ||
+	    nwork < 1 || nperiod < 1 || s.period_us < 10 || s.work_us < 0 ||
+	    s.work_us >= s.period_us || ms < 1) {
+		fprintf(stderr, "lnbench noise: -s CPU (the measured thread's), -n NOISE in "
+			"[0, %d], -w/-p US > 0, -P US >= 10, -W US in [0, -P), -t MS > 0\n",
+			NOISE_MAX);
+		return 2;
+	}
+	siblings(s.cpu, core);
+	core[s.cpu] = true;
+	s.max = (long)ms * 1000 / s.period_us + 2;
+	s.lat = calloc(s.max, sizeof(*s.lat));
+	if (!s.lat)
+		die("calloc");
+	/*
+	 * The measured thread first, with the value lnbench was started with;
+	 * the sampler (this thread) then keeps CPU 0, or 1 if that is
+	 * measured, at 0.
+	 */
+	if (pthread_create(&s.t, NULL, sensitive_main, &s))
+		die("pthread_create");
+	pin(s.cpu ? 0 : 1);
+	set_latency_nice(0);
+	atomic_store(&ready, 0);
+	/* The noise first sleeps on the measured thread's core, as if it had run there. */
+	for (i = 0; i < nnoise; i++) {
+		int c, k = 0, want = i % 2;
+
+		for (c = 0; c < MAX_CPUS && !(core[c] && k++ == want); c++)
+			;
+		nz[i] = (struct noise){ .start = c < MAX_CPUS ? c : s.cpu, .work_us = nwork,
+					/* periods apart, so that they do not wake together */
+					.period_us = nperiod + 37 * i, .core = core };
+		if (pthread_create(&nz[i].t, NULL, noise_main, &nz[i]))
+			die("pthread_create");
+	}
+	while (atomic_load(&ready) < nnoise)
+		sched_yield();
+	usleep(100000);
+	prot = idle_search_all(IDLE_SEARCH_PROTECTED);
+	s.end = now_ns() + ms * 1000000ull;
+	atomic_store(&s.go, true);
+	/* Where the noise is, every NOISE_SAMPLE_NS, while the measured thread runs. */
+	while (now_ns() < s.end) {
+		struct timespec ts = { 0, NOISE_SAMPLE_NS };
+
+		for (i = 0; i < nnoise; i++) {
+			char state;
+			int cpu;
+
+			if (!task_where(atomic_load(&nz[i].tid), &state, &cpu) ||
+			    cpu < 0 || cpu >= MAX_CPUS)
+				continue;
+			samples++;
+			resident += core[cpu];
+			running += core[cpu] && state == 'R';
+		}
+		nanosleep(&ts, NULL);
+	}
+	pthread_join(s.t, NULL);
+	after = idle_search_all(IDLE_SEARCH_PROTECTED);
+	atomic_store(&stop, true);
+	for (i = 0; i < nnoise; i++) {
+		pthread_join(nz[i].t, NULL);
+		wakeups += nz[i].wakeups;
+		on_core += nz[i].on_core;
+	}
+	atomic_store(&stop, false);
+	for (i = 0; i < s.n; i++)
+		sum += s.lat[i];
+	qsort(s.lat, s.n, sizeof(*s.lat), cmp_u64);
+	printf("BENCH mode=noise wakeups=%ld avg_us=%.1f p50_us=%.1f p99_us=%.1f p999_us=%.1f "
+	       "max_us=%.1f noise=%d noise_wakeups=%ld on_core=%.4f resident=%.4f "
+	       "running=%.4f protected=%lld\n",
+	       s.n, s.n ? sum / s.n / 1000 : 0, pct_of(s.lat, s.n, 0.5) / 1000.0,
+	       pct_of(s.lat, s.n, 0.99) / 1000.0, pct_of(s.lat, s.n, 0.999) / 1000.0,
+	       s.n ? s.lat[s.n - 1] / 1000.0 : 0, nnoise, wakeups,
+	       wakeups ? (double)on_core / wakeups : 0,
+	       samples ? (double)resident / samples : 0,
+	       samples ? (double)running / samples : 0,
+	       prot >= 0 && after >= 0 ? after - prot : -1);
+	free(s.lat);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: lnbench rtt|pingpong|messaging|wakeup|cyclictest|pack [options]\n");
+		fprintf(stderr, "usage: lnbench rtt|pingpong|messaging|wakeup|cyclictest|pack|noise [options]\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -1174,6 +1487,8 @@ int main(int argc, char **argv)
 		return do_cyclictest(argc, argv);
 	if (!strcmp(argv[0], "pack"))
 		return do_pack(argc, argv);
+	if (!strcmp(argv[0], "noise"))
+		return do_noise(argc, argv);
 	fprintf(stderr, "lnbench: unknown mode %s\n", argv[0]);
 	return 2;
 }

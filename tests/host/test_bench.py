@@ -97,7 +97,7 @@ def figure20():
 
 class TestRegistry(unittest.TestCase):
     def test_only_from_the_registry(self):
-        every = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']
+        every = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']
         self.assertEqual(list(figures.FIGURES), every)
         self.assertEqual(figures.select(''), every)
         self.assertEqual(figures.select(None), every)
@@ -121,7 +121,7 @@ class TestRegistry(unittest.TestCase):
         reg = fake_registry(figure20())
         self.assertEqual(figures.select('20', reg), ['2', '20'])
         self.assertEqual(figures.select('', reg),
-                         ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '20'])
+                         ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '20'])
         boots = figures.plan('full', ['20'], reg)
         self.assertEqual([b.name for b in boots], ['bench-twenty'])
         self.assertEqual(boots[0].runs[0].cmd, ['rtt', '-n', 2])
@@ -280,7 +280,7 @@ class TestFakeRun(unittest.TestCase):
             saved = json.load(f)
         self.assertEqual(saved, data)
         self.assertNotIn(self.tmp, json.dumps(saved))
-        self.assertEqual(saved['figures'], ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'])
+        self.assertEqual(saved['figures'], ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11'])
         for b in saved['boots']:
             self.assertEqual(b['results'], 'boots/' + b['name'])
             self.assertEqual(b['exit'], 0)
@@ -531,6 +531,54 @@ class TestFigures(unittest.TestCase):
         table = figures.figure8(good, figures.GOOD_MODES['quick'])
         self.assertIn('| patched | -10 | off | 1 | 2.0 | 1000 |', table)
 
+    def test_protected_task_latency(self):
+        """Figure 11: each row repeated; the residency claims fail on a kernel
+        whose face moves nothing, and the latency claim is checked as
+        measured, not assumed."""
+        p = figures.NOISE_MODES['quick']
+        boots = figures.plan_noise(p)
+        self.assertEqual([len(b.runs) for b in boots], [2 * p['reps'], 4 * p['reps']])
+        self.assertEqual({r.meta['noise'] for r in boots[1].runs}, {0, figures.NOISE_THREADS})
+
+        def rec(kernel, value, feats, noise, on_core, p99, rep=1):
+            return dict(figure='11', kernel=kernel, value=value, features=feats, noise=noise,
+                        rep=rep, on_core=on_core, resident=on_core, running=on_core / 4,
+                        p99_us=p99, avg_us=70.0, p50_us=64.0, p999_us=700.0, max_us=800.0,
+                        protected=10, wakeups=2000, ok=True)
+        on, off = 'LATENCY_PROTECT', 'NO_LATENCY_PROTECT'
+        good = [rec('baseline', None, '', 8, 0.13, 480.0),
+                rec('patched', -20, on, 8, 0.02, 360.0),
+                rec('patched', -20, on, 8, 0.01, 500.0, rep=2),
+                rec('patched', -20, on, 8, 0.03, 350.0, rep=3),
+                rec('patched', -20, off, 8, 0.13, 620.0)]
+        text = figures.claims_noise(good)
+        self.assertEqual(text.count(': holds'), 3, text)
+        self.assertIn('(2.0% against 13.0%)', text)      # the median of three runs
+        same = [dict(r, on_core=0.13, resident=0.13) for r in good]
+        self.assertEqual(figures.claims_noise(same).count(': FAILS'), 2)
+        worse = [dict(r, p99_us=900.0) if r['features'] == on else r for r in good]
+        self.assertIn('no worse than without it (10%): FAILS', figures.claims_noise(worse))
+        self.assertIn('NOT CHECKED', figures.claims_noise(good[:1]))
+        table = figures.figure11(good, p)
+        self.assertIn('| patched | -20 | 8 | on | 3 | 70 | 64 | 360 |', table)
+        self.assertIn('| baseline | default | 8 | - | 1 |', table)
+
+    def test_packing_residency(self):
+        """Figure 10's residency claim fails when the thread is found on the
+        loads' cores as often without the face as with it."""
+        def rec(kernel, value, feats, share, resident):
+            return dict(figure='10', kernel=kernel, value=value, features=feats,
+                        duty=figures.PACK_DUTY, on_loads=share, on_load_cpus=share / 2,
+                        resident=resident, packed=100, wakeups=400)
+        good = [rec('baseline', None, '', 0.0, 0.01),
+                rec('patched', 19, 'LATENCY_PACK', 0.85, 0.9),
+                rec('patched', 19, 'NO_LATENCY_PACK', 0.0, 0.02)]
+        text = figures.claims_pack(good)
+        self.assertEqual(text.count(': holds'), 4, text)
+        stuck = [dict(r, resident=0.9) for r in good]
+        self.assertEqual(figures.claims_pack(stuck).count(': FAILS'), 1)
+        self.assertIn('| 90.0 |', figures.figure10(good, figures.PACK_MODES['quick']))
+
     def test_host_programs(self):
         """scripts/host-programs.sh: a program and what ldd lists, at their paths."""
         script = os.path.join(HERE, '..', '..', 'scripts', 'host-programs.sh')
@@ -691,6 +739,12 @@ class TestRunner(unittest.TestCase):
             mtime = os.path.getmtime(prog)
             runner.build_lnbench(s)                  # up to date: not rebuilt
             self.assertEqual(os.path.getmtime(prog), mtime)
+            for args in (['noise'], ['noise', '-s', '999'], ['noise', '-s', '2', '-W', '2000'],
+                         ['pack', '-c', '1'], ['pack', '-l', '4', '-c', '1', '-d', '100']):
+                r = subprocess.run([prog] + args, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, timeout=20)
+                self.assertEqual((r.returncode, r.stdout), (2, ''), args)
+                self.assertIn('lnbench %s: ' % args[0], r.stderr)
             for junk in ('1-x', '300', 'a'):
                 r = subprocess.run([prog, 'rtt', '-n', '1', '-b', junk],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
