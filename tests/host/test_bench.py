@@ -392,25 +392,24 @@ class TestFigures(unittest.TestCase):
     def test_budget_and_claims(self):
         # The budget table of Documentation/scheduler/sched-latency-nice.rst.
         self.assertEqual([figures.budget(v, 8) for v in (None, -1, -10, -19, -20)],
-                         [None, 8, 4, 2, 0])
+                         [None, 8, 4, 2, 2])
         self.assertEqual([figures.budget(-10, n) for n in (16, 32, 64)], [8, 16, 32])
         ok = [dict(figure='1', kernel='patched', value=-10, llc=16, rounds=10,
                    scans=10, probes=80, scan_ns=900),
               dict(figure='1', kernel='patched', value=-20, llc=16, rounds=10,
-                   scans=0, probes=0, scan_ns=0)]
+                   scans=10, probes=20, scan_ns=300)]
         text = figures.claims(ok)
         self.assertNotIn('FAILS', text)
         over = ok + [dict(figure='1', kernel='patched', value=-19, llc=16, rounds=10,
                           scans=10, probes=21, scan_ns=900)]
         self.assertIn('never more CPUs probed than the budget per search: FAILS in 1',
                       figures.claims(over))
-        timed = ok + [dict(figure='1', kernel='patched', value=-20, llc=8, rounds=10,
-                           scans=0, probes=0, scan_ns=5)]
-        self.assertIn('FAILS in 1 runs', figures.claims(timed))
+        wide = ok + [dict(figure='1', kernel='patched', value=-20, llc=64, rounds=10,
+                          scans=10, probes=21, scan_ns=300)]
+        self.assertIn('at every LLC size: FAILS in 1 runs', figures.claims(wide))
         # Runs without counters prove nothing: they fail the check.
         blind = [dict(figure='1', kernel='patched', value=-20, llc=8, rounds=10)]
-        self.assertIn('time in a search at every LLC size: FAILS in 1 runs',
-                      figures.claims(blind))
+        self.assertIn('at every LLC size: FAILS in 1 runs', figures.claims(blind))
         self.assertIn('budget per search: NOT CHECKED', figures.claims(blind))
         self.assertIs(figures.FIGURES['1'].claims, figures.claims)
 
