@@ -246,15 +246,20 @@ static int get_latency_nice(pid_t pid, struct latnice_attr *attr)
 }
 
 /*
- * The fields of /proc/<pid>/sched that -v shows, which kernels with
+ * The fields of /proc/<pid>/sched that latnice shows, which kernels with
  * CONFIG_SCHED_DEBUG have: the slice (EEVDF request size, ns) the task
- * runs with, se.slice, and whether it has a latency nice setting of its
- * own, a latency_nice line (the value in effect is "effective
- * latency_nice").  false when the file cannot be read.
+ * runs with, se.slice; whether it has a latency nice setting of its own,
+ * a latency_nice line, and its value; and the floor its cgroup's value
+ * sets to a setting made without privilege, a latency_nice_floor line
+ * (the value in effect is "effective latency_nice").  false when the
+ * file cannot be read.
  */
 struct proc_sched {
 	long long slice;	/* -1: not shown */
 	bool own;		/* a latency_nice line */
+	int value;		/* its value */
+	bool floored;		/* a latency_nice_floor line */
+	int floor;		/* its value */
 };
 
 static bool read_proc_sched(pid_t pid, struct proc_sched *ps)
@@ -264,6 +269,9 @@ static bool read_proc_sched(pid_t pid, struct proc_sched *ps)
 
 	ps->slice = -1;
 	ps->own = false;
+	ps->value = 0;
+	ps->floored = false;
+	ps->floor = 0;
 	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
 	f = fopen(path, "r");
 	if (!f)
@@ -275,8 +283,13 @@ static bool read_proc_sched(pid_t pid, struct proc_sched *ps)
 			continue;
 		if (!strncmp(line, "se.slice ", 9))
 			ps->slice = strtoll(colon + 1, NULL, 10);
-		else if (!strncmp(line, "latency_nice ", 13))
+		else if (!strncmp(line, "latency_nice ", 13)) {
 			ps->own = true;
+			ps->value = (int)strtol(colon + 1, NULL, 10);
+		} else if (!strncmp(line, "latency_nice_floor ", 19)) {
+			ps->floored = true;
+			ps->floor = (int)strtol(colon + 1, NULL, 10);
+		}
 	}
 	fclose(f);
 	return true;
@@ -292,10 +305,21 @@ static void show_task(const struct latnice_ctl *ctl, pid_t pid)
 		pid = getpid();
 	printf("pid %d's current latency nice: %d%s\n", pid, v,
 	       attr.sched_flags & SCHED_FLAG_RESET_ON_FORK ? " (reset on fork)" : "");
-	if (!ctl->verbose || !read_proc_sched(pid, &ps))
+	if (!read_proc_sched(pid, &ps))
 		return;
-	printf("pid %d's latency nice setting: %s\n", pid,
-	       ps.own ? "its own" : "none (it follows its cgroup)");
+	/*
+	 * A setting made without privilege is floored by the cgroup's value:
+	 * say so whenever that is why the value differs from the setting.
+	 */
+	if (ps.own && ps.floored && (ctl->verbose || ps.floor > ps.value))
+		printf("pid %d's latency nice setting: its own, %d, floored by its cgroup's %d "
+		       "(set without CAP_SYS_NICE)\n", pid, ps.value, ps.floor);
+	if (!ctl->verbose)
+		return;
+	if (!ps.own)
+		printf("pid %d's latency nice setting: none (it follows its cgroup)\n", pid);
+	else if (!ps.floored)
+		printf("pid %d's latency nice setting: its own, %d\n", pid, ps.value);
 	/*
 	 * The slice it runs with: its latency nice's, or the one it asked
 	 * for with sched_runtime (sched_getattr() reports the slice in use

@@ -27,7 +27,7 @@ is() { # GOT WANT
 }
 
 echo "TAP version 13"
-echo "1..33"
+echo "1..42"
 
 out=$(latnice -n -5 sh -c 'latnice -p $$' 2>&1)
 ok "runs a command at the value" has "$out" "current latency nice: -5"
@@ -135,8 +135,20 @@ ok "--cgroup: the root has no value" is "$out" "latnice: cgroup $cg is a root cg
 out=$(su -s /bin/sh nobody -c "latnice -n 1 -c $cg/lt" 2>&1)
 ok "--cgroup: writing needs write access to the file" has "$out" "failed to set cgroup $cg/lt's latency nice: permission denied"
 ok "--cgroup: a refused write changes nothing" is "$(cat $cg/lt/cpu.latency.nice)" "-7"
-kill $pid
-wait $pid 2>/dev/null
+# A task's own setting made without privilege is floored by its cgroup's
+# value: raising the cgroup raises it, lowering it gives it back.
+su -s /bin/sh nobody -c 'exec sleep 1000' &
+npid=$!
+echo $npid > $cg/lt/sub/cgroup.procs
+su -s /bin/sh nobody -c "latnice -n -7 -p $npid"
+latnice -n 0 -c $cg/lt
+out=$(latnice -p $npid 2>&1)
+ok "-p: the cgroup raised, the value in effect is its value" has "$out" "pid $npid's current latency nice: 0"
+ok "-p: says why: the setting, floored by the cgroup" has "$out" "pid $npid's latency nice setting: its own, -7, floored by its cgroup's 0 (set without CAP_SYS_NICE)"
+latnice -n -7 -c $cg/lt
+ok "-p: the cgroup lowered again gives the setting back" is "$(latnice -p $npid)" "pid $npid's current latency nice: -7"
+kill $pid $npid
+wait $pid $npid 2>/dev/null
 rmdir $cg/lt/sub $cg/lt
 
 [ "$failed" -eq 0 ]
