@@ -124,11 +124,15 @@ class TestProjectScenarios(unittest.TestCase):
     def test_check_covers_what_it_did(self):
         check = {s['name']: s for s in scenario.scenarios('check')}
         self.assertEqual(list(check), ['main', 'llc16', 'apart', 'cgroup-v1', 'slice',
-                                       'keys', 'autogroup'])
+                                       'keys', 'first-sensitive', 'autogroup'])
         # The keys test alone in its boot: it can fail only as the first value.
         self.assertEqual(list(dict(check['keys']['programs']).values()),
                          ['env LATENCY_NICE_FIRST_VALUE=1 /tests/latency_nice_test '
                           '-t kept_value_acts_after_reset_on_fork'])
+        # So is the count's: the first latency sensitive value, a group's.
+        self.assertEqual(list(dict(check['first-sensitive']['programs']).values()),
+                         ['env LATENCY_NICE_FIRST_SENSITIVE=1 /tests/latency_nice_count_test '
+                          '-t first_sensitive_value_counts_queued_tasks'])
         self.assertEqual(check['main']['topology'], '2x4x2')
         self.assertEqual(check['llc16']['topology'], '1x8x2')
         self.assertEqual(check['cgroup-v1']['cgroup'], 'v1')
