@@ -145,6 +145,14 @@ class TestProjectScenarios(unittest.TestCase):
         # The placement test also runs with siblings numbered apart.
         self.assertEqual([n for n, s in check.items() if s['numbering']], ['apart'])
         self.assertIn('latency_nice_placement_test', dict(check['apart']['programs']))
+        # The test config has core scheduling, so the placement test's
+        # cookie cases must not skip wherever it runs.
+        with open(os.path.join(TOP, 'configs', 'latnice.config')) as f:
+            self.assertIn('CONFIG_SCHED_CORE=y\n', f.readlines())
+        for s in check.values():
+            cmd = dict(s['programs']).get('latency_nice_placement_test')
+            if cmd:
+                self.assertIn('LATENCY_NICE_REQUIRE_CORE=1', cmd, s['name'])
         self.assertTrue(check['autogroup']['autogroup'])
         progs = {p for s in check.values() for p, _ in s['programs']}
         self.assertTrue({'topology', 'latency_nice_test', 'latnice-tool',
