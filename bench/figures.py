@@ -566,7 +566,7 @@ def plan_slice(p):
         runs = []
         for rep in reps:
             if kernel == 'patched':
-                # -20 without LATENCY_PREEMPT (the A/B of patch 27); the
+                # -20 without LATENCY_PREEMPT (the A/B of patch 26); the
                 # next run turns it back on (features stay set).
                 runs.append(Run('6', 'cyclictest', -20, ('NO_LATENCY_PREEMPT',),
                                 cyc('other', -20, rep).cmd, row='nopreempt',
