@@ -9,7 +9,7 @@ results/<date>-bench/: runs.json and runs.csv (every run), tables.md, the
 PNG plots, and boots/<boot>/ for each boot (its QEMU command, console log
 and verdict.json).
 
-The figures (see README.md, "Benchmarks") are the registry of figures.py:
+The figures (README.md, "Results") are the registry of figures.py:
   1. idle CPU search cost as the LLC grows, repeatable mode;
   2. where wakees land, per latency nice value;
   3. cost when unused: pingpong, messaging, wakeup latency, patched at the

@@ -167,7 +167,7 @@ def figure1(records, p):
 
 
 def claims(records):
-    """The statements the README makes, checked against the runs.  A run
+    """The statements the series makes, checked against the runs.  A run
     without the search counters fails the check: it proves nothing."""
     runs = [r for r in records if r['figure'] == '1' and r['kernel'] == 'patched'
             and r.get('value') is not None]
@@ -446,7 +446,7 @@ FREE_TOPO = '1x8x2'
 # Half the cores busy (both siblings of every odd core): every wakeup
 # searches the LLC and finds an idle CPU, so the search code runs.
 FREE_BUSY = cpulist(c for c in range(ncpus(FREE_TOPO)) if (c // 2) % 2 == 1)
-# The bound the README states, per wakeup (a round trip is two wakeups).
+# The bound the cover letter states, per wakeup (a round trip is two wakeups).
 FREE_BOUND_PCT = 0.5
 
 
