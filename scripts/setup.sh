@@ -29,9 +29,11 @@ mkdir -p "$BUILD"
 PKGS=(qemu-system-x86 busybox-static gcc make flex bison bc libelf-dev
       libssl-dev cpio perl libc6-dev ccache git python3 rsync xz-utils
       man-db groff-base python3-ply python3-git lib32gcc-12-dev libc6-dev-i386)
+#   rt-tests          make demo and make bench: cyclictest and hackbench in
+#                     the guest (the demo's last part, figure 6)
+PKGS+=(rt-tests)
 #   gnuplot-nox       make bench: the PNG plots
-#   rt-tests          make bench: cyclictest and hackbench in the guest (figure 6)
-[ "${1:-}" = bench ] && PKGS+=(gnuplot-nox rt-tests)
+[ "${1:-}" = bench ] && PKGS+=(gnuplot-nox)
 #   gcc-aarch64-linux-gnu  make matrix: the arm64 build
 [ "${1:-}" = matrix ] && PKGS+=(gcc-aarch64-linux-gnu)
 
