@@ -20,12 +20,10 @@ SHOW=${SHOW:-guest} "$TOP/scripts/boot.sh" "$(new_results demo)" "$tmp/cmd" "${f
 # The last part: a periodic task beside a load, on one CPU under -icount,
 # with Debian's cyclictest and hackbench (rt-tests) and lnbench.
 stage "lnbench (bench/lnbench.c)"
-mkdir -p "$BUILD/bench"
-gcc -static -O2 -Wall -pthread -I "$TOP/tests/guest" -o "$BUILD/bench/lnbench" \
-	"$TOP/bench/lnbench.c" || die "building bench/lnbench.c failed"
+lnbench=$(python3 "$TOP/bench/runner.py" lnbench) || die "building bench/lnbench.c failed"
 stage_done
 printf 'sh /tests/demo-tail.sh\n' >"$tmp/cmd"
-files=(/tests/demo-tail.sh="$TOP/initramfs/demo-tail.sh" /extra/lnbench="$BUILD/bench/lnbench"
+files=(/tests/demo-tail.sh="$TOP/initramfs/demo-tail.sh" /extra/lnbench="$lnbench"
        /tests/latnice="$PROGRAMS/latnice")
 mapfile -t -O ${#files[@]} files < <("$TOP/scripts/host-programs.sh" cyclictest hackbench)
 TOPO=1x1x1 ICOUNT=$ICOUNT_REPEATABLE SHOW=${SHOW:-guest} \
