@@ -31,6 +31,8 @@ summary() {
 	for f in "${failures[@]}"; do
 		echo "failed: $f"
 	done
+	# What the failed guest tests printed last: their reason, in the tail.
+	cat "$counts"/why-* 2>/dev/null || true
 	echo "$passed passed, $failed failed"
 }
 # A stage that dies (set -e) still ends with the counts, plus its failure.
@@ -126,6 +128,8 @@ for sc in $scenarios; do
 		while IFS= read -r f; do
 			failures+=("scenario $sc: $f")
 		done < <(python3 "$TOP/scripts/verdict.py" failures "$check_results/$sc")
+		python3 "$TOP/scripts/verdict.py" why "$check_results/$sc" |
+			sed "s/^\([^ ]\)/why: scenario $sc: \1/" >"$counts/why-$sc"
 	else
 		result fail "scenario $sc: its boot left no verdict"
 	fi

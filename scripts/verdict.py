@@ -23,6 +23,9 @@ Everything here is pure (text in, dict out) but for the command line:
                                run-level problems counted as failures
     verdict.py problems DIR    why the run as a whole failed, a line each
                                (nothing: it booted, ran and stopped cleanly)
+    verdict.py failures DIR    the names of what failed, a line each
+    verdict.py why DIR         each failed program test and the last lines
+                               it printed before its result
 
 scripts/qemu.py writes DIR/verdict.json with judge(); every caller reads
 that file (through the subcommands above or load()), never the boot's stdout.
@@ -165,6 +168,30 @@ def blocks(lines):
     return boot, guest
 
 
+# Lines of a kselftest block that are not a failed test's reason.
+RUN_RE = re.compile(r'^#\s+RUN\s')
+NOISE_RE = re.compile(r'^#\s+(?:RUN|OK|FAIL|SKIP)\s|^#\s*$')
+
+
+def why_of(lines, keep=12):
+    """{test: [lines]} for each failed top-level TAP result of a program:
+    the last @keep comment lines ("# ...": TH_LOG and assertion messages)
+    printed since the test began ("#  RUN") or the previous result, which
+    say why it failed."""
+    out, since = {}, []
+    for line in lines:
+        r = result_of(line)
+        if r and r[0] == 0:
+            if r[2] == 'fail':
+                out[r[1]] = since[-keep:]
+            since = []
+        elif RUN_RE.match(line):
+            since = []
+        elif line.startswith('#') and not NOISE_RE.match(line):
+            since.append(line.rstrip())
+    return out
+
+
 def data_of(lines):
     """The last "BENCH key=value ..." line of a block, as a dict."""
     out = {}
@@ -187,7 +214,7 @@ def parse_console(text):
          'tests': {}, 'order': []}
     for name, rc, blines in (guest['blocks'] if guest else []):
         v['tests'][name] = {'rc': rc, 'results': count_tap(blines, rc),
-                            'data': data_of(blines)}
+                            'data': data_of(blines), 'why': why_of(blines)}
         v['order'].append(name)
     return v
 
@@ -260,6 +287,17 @@ def failures(verdict):
     return out + list(verdict['problems'])
 
 
+def reasons(verdict):
+    """Each failed program test with the lines that say why, for a log's
+    tail: "PROGRAM: TEST" and its lines indented."""
+    out = []
+    for prog, t in verdict['tests'].items():
+        for name, lines in t.get('why', {}).items():
+            out.append('%s: %s' % (prog, name))
+            out += ['    ' + line for line in lines]
+    return out
+
+
 def report(v, why):
     for name, st in v['kunit']:
         print('%s kunit: %s' % (st, name))
@@ -272,11 +310,11 @@ def report(v, why):
     print('%d passed, %d failed, %d skipped' % (p, f + len(why), s))
 
 
-USAGE = 'usage: verdict.py parse LOG | counts DIR | problems DIR | failures DIR'
+USAGE = 'usage: verdict.py parse LOG | counts DIR | problems DIR | failures DIR | why DIR'
 
 
 def main(argv):
-    if len(argv) != 2 or argv[0] not in ('parse', 'counts', 'problems', 'failures'):
+    if len(argv) != 2 or argv[0] not in ('parse', 'counts', 'problems', 'failures', 'why'):
         print(USAGE, file=sys.stderr)
         return 2
     cmd, arg = argv
@@ -296,6 +334,9 @@ def main(argv):
         print('%d %d %d' % counts(verdict))
     elif cmd == 'failures':
         for w in failures(verdict):
+            print(w)
+    elif cmd == 'why':
+        for w in reasons(verdict):
             print(w)
     else:
         for w in verdict['problems']:

@@ -88,6 +88,20 @@ class TestGuestTap(unittest.TestCase):
         v = verdict.parse_console(GUEST_OK.replace('ok 1 global', 'not ok 1 global'))
         self.assertEqual(verdict.tally(v), (1, 1, 1))
 
+    def test_why_of_a_failure(self):
+        text = GUEST_OK.replace(
+            '#            OK  global.cpu_count\nok 1 global.cpu_count',
+            '# t.c:10:cpu_count:16 CPUs seen\n# t.c:12:cpu_count:Expected 8 (8) == n (16)\n'
+            '#          FAIL  global.cpu_count\nnot ok 1 global.cpu_count')
+        v = verdict.parse_console(text)
+        self.assertEqual(v['tests']['topology']['why'], {'global.cpu_count': [
+            '# t.c:10:cpu_count:16 CPUs seen', '# t.c:12:cpu_count:Expected 8 (8) == n (16)']})
+        self.assertEqual(verdict.reasons({'tests': v['tests']}), [
+            'topology: global.cpu_count', '    # t.c:10:cpu_count:16 CPUs seen',
+            '    # t.c:12:cpu_count:Expected 8 (8) == n (16)'])
+        # Passing tests have no reasons, however much they printed.
+        self.assertEqual(verdict.parse_console(GUEST_OK)['tests']['topology']['why'], {})
+
     def test_nonzero_exit_without_failed_line(self):
         v = verdict.parse_console(GUEST_OK.replace('END topology 0', 'END topology 139'))
         self.assertEqual(verdict.tally(v), (2, 1, 1))
