@@ -542,6 +542,10 @@ SLICE_RUNTIME = 100000
 CYCLIC_OTHER = ['--policy', 'other', '-t', '1', '-a', '0', '-i', '1000', '-m']
 CYCLIC_FIFO = ['--policy', 'fifo', '-p', '95', '-t', '1', '-a', '0', '-i', '1000', '-m']
 SLICE_KEYS = ('avg_us', 'p50_us', 'p99_us', 'p999_us', 'max_us')
+# Rows whose cyclictest sleeps with 1 ns of timer slack (lnbench -s) rather
+# than SCHED_OTHER's 50 us: the scheduler's part alone, as a FIFO thread
+# (which has none) shows it.
+SLICE_SLACK_VALUES = (None, -20)
 
 
 def plan_slice(p):
@@ -555,6 +559,8 @@ def plan_slice(p):
             cmd += ['-H', SLICE_LOAD]
         if kind == 'runtime':
             cmd += ['-r', SLICE_RUNTIME]
+        if kind == 'slack1':
+            cmd += ['-s', 1]
         cmd += ['--'] + (CYCLIC_FIFO if kind == 'fifo' else CYCLIC_OTHER)
         cmd += ['-l', p['loops']]
         return Run('6', 'cyclictest', value, features, cmd, row=kind,
@@ -575,6 +581,8 @@ def plan_slice(p):
                 runs += [cyc('other', v, rep) for v in values[1:]]
             else:
                 runs += [cyc('other', v, rep) for v in values]
+            runs += [cyc('slack1', v, rep)
+                     for v in (SLICE_SLACK_VALUES if kernel == 'patched' else (None,))]
             runs += [cyc('runtime', None, rep), cyc('fifo', None, rep)]
             runs += [cyc('other', v, rep, load=False)
                      for v in ((None, -20) if kernel == 'patched' else (None,))]
@@ -588,7 +596,7 @@ def slice_stats(records, kernel, row, value, load='hackbench'):
     rs = [r for r in records if r['figure'] == '6' and r['kernel'] == kernel
           and r.get('row') == row and r['value'] == value and r.get('load') == load]
     out = {}
-    for k in SLICE_KEYS + ('hackbench_s',):
+    for k in SLICE_KEYS + ('hackbench_s', 'cpu_pct'):
         xs = [num(r, k) for r in rs]
         xs = [x for x in xs if x is not None and x >= 0]
         if xs:
@@ -600,6 +608,8 @@ def slice_stats(records, kernel, row, value, load='hackbench'):
 SLICE_ROWS = ([('baseline', 'other', None, 'hackbench')] +
               [('patched', 'other', v, 'hackbench') for v in SLICE_VALUES] +
               [('patched', 'nopreempt', -20, 'hackbench')] +
+              [('baseline', 'slack1', None, 'hackbench')] +
+              [('patched', 'slack1', v, 'hackbench') for v in SLICE_SLACK_VALUES] +
               [(k, 'runtime', None, 'hackbench') for k in ('baseline', 'patched')] +
               [(k, 'fifo', None, 'hackbench') for k in ('baseline', 'patched')] +
               [('baseline', 'other', None, 'idle'), ('patched', 'other', None, 'idle'),
@@ -613,6 +623,8 @@ def slice_label(row, value):
         return 'SCHED_FIFO 95'
     if row == 'nopreempt':
         return 'latency nice %s, NO_LATENCY_PREEMPT' % vname(value)
+    if row == 'slack1':
+        return 'latency nice %s, 1 ns timer slack' % vname(value)
     return 'latency nice %s' % vname(value)
 
 
@@ -622,15 +634,19 @@ def figure6(records, p):
           'the row says FIFO) while `hackbench %s` runs again and again at latency nice 0; '
           'topology %s (one CPU, see below).  Latencies in us (p50, p99 and p99.9 from '
           'cyclictest\'s histogram); hackbench: median seconds per run of the load beside '
-          'it.  Median of %d runs per row, spread = (max - min) / median.  "x vs 0": '
-          'the patched kernel at 0 divided by the row, for the average and p99.\n'
+          'it; cpu %%: the CPU cyclictest used, percent of its run.  Median of %d runs '
+          'per row, spread = (max - min) / median.  "x vs 0": the patched kernel at 0 '
+          'divided by the row, for the average and p99 (rows with 1 ns of timer slack: '
+          'against 0 with 1 ns).\n'
           % (' '.join(CYCLIC_OTHER), p['loops'], SLICE_LOAD, SLICE_TOPO, p['reps'])]
-    zero = slice_stats(records, 'patched', 'other', None)
+    zeros = {'other': slice_stats(records, 'patched', 'other', None),
+             'slack1': slice_stats(records, 'patched', 'slack1', None)}
     rows = []
     for kernel, row, v, load in SLICE_ROWS:
         st = slice_stats(records, kernel, row, v, load)
         if not st:
             continue
+        zero = zeros['slack1' if row == 'slack1' else 'other']
 
         def m(k):
             return st[k][0] if k in st else None
@@ -642,10 +658,10 @@ def figure6(records, p):
         rows.append([kernel, slice_label(row, v), load, st['avg_us'][2] if 'avg_us' in st else 0,
                      fmt(m('avg_us'), 0), fmt(m('p50_us'), 0), fmt(m('p99_us'), 0),
                      fmt(m('p999_us'), 0), fmt(m('max_us'), 0),
-                     fmt(st.get('p99_us', (None, None))[1], 0),
+                     fmt(st.get('p99_us', (None, None))[1], 0), fmt(m('cpu_pct'), 1),
                      fmt(m('hackbench_s'), 3), ratio('avg_us'), ratio('p99_us')])
     md.append(table(['kernel', 'row', 'load', 'runs', 'avg', 'p50', 'p99', 'p99.9', 'max',
-                     'p99 spread %', 'hackbench s', 'avg x vs 0', 'p99 x vs 0'], rows))
+                     'p99 spread %', 'cpu %', 'hackbench s', 'avg x vs 0', 'p99 x vs 0'], rows))
     return '\n'.join(md)
 
 
@@ -699,6 +715,28 @@ def claims_slice(records):
     ok = None if None in (f99, m_p99) else m_p99 <= 2 * f99
     out.append(line('moonshot: -20\'s p99 within 2x of SCHED_FIFO\'s', ok,
                     '%s against %s us' % (fmt(m_p99, 0), fmt(f99, 0))))
+    ok = None if None in (z_p99, m_p99) or not m_p99 else z_p99 >= 20 * m_p99
+    out.append(line('gain: -20\'s p99 at least 20x lower than 0\'s under load', ok,
+                    '%s -> %s us, %sx' % (fmt(z_p99, 0), fmt(m_p99, 0),
+                                          fmt(z_p99 / m_p99, 1) if z_p99 and m_p99 else '-')))
+    s99, smax = med('patched', 'slack1', -20, 'p99_us'), med('patched', 'slack1', -20, 'max_us')
+    fmax = med('patched', 'fifo', None, 'max_us')
+    ok = None if None in (s99, smax, f99, fmax) else s99 <= 2 * f99 and smax <= 4 * fmax
+    out.append(line('floor: -20 with 1 ns of timer slack within 2x of SCHED_FIFO\'s p99 and '
+                    '4x of its max', ok, 'p99 %s against %s us, max %s against %s us'
+                    % (fmt(s99, 0), fmt(f99, 0), fmt(smax, 0), fmt(fmax, 0))))
+    worse = []
+    z999, zmax = med('patched', 'other', None, 'p999_us'), med('patched', 'other', None, 'max_us')
+    for v in (-5, -10, -15, -20):
+        a, b = med('patched', 'other', v, 'p999_us'), med('patched', 'other', v, 'max_us')
+        if None in (a, b, z999, zmax):
+            worse = None
+            break
+        if a > z999 or b > zmax:
+            worse.append('%d (%s, %s)' % (v, fmt(a, 0), fmt(b, 0)))
+    out.append(line('no negative value\'s p99.9 or max above 0\'s', None if worse is None
+                    else not worse, 'at 0 %s and %s us; above: %s'
+                    % (fmt(z999, 0), fmt(zmax, 0), ', '.join(worse or []) or 'none')))
     return '\n'.join(out) + '\n'
 
 

@@ -40,16 +40,19 @@
  *	schbench-style: MSG message threads each wake WORKERS workers per
  *	round; a worker measures the time from the wakeup request to running
  *	and works 20 us.  Reports p50, p99 and p99.9 of the wakeup latency.
- *   lnbench cyclictest [-H "HACKBENCH ARGS"] [-r RUNTIME_NS] -- CYCLICTEST ARGS
+ *   lnbench cyclictest [-H "HACKBENCH ARGS"] [-r RUNTIME_NS] [-s SLACK_NS] -- CYCLICTEST ARGS
  *	Debian's rt-tests: while /usr/bin/hackbench (with the arguments of
  *	-H, at latency nice 0 and the base slice) runs again and again, run
  *	/usr/bin/cyclictest with the arguments after --, plus "-q -h
  *	HIST_US --histfile=FILE".  Without -H, on an idle machine.  -r
  *	first gives the measuring process the sched_runtime RUNTIME_NS (a
- *	custom slice), which cyclictest's threads inherit.  Reports
- *	cyclictest's average, p50, p99, p99.9 and maximum latency (us, the
- *	percentiles from its histogram) and the median time (s) of the
- *	hackbench runs that finished meanwhile.  Waits for high-resolution
+ *	custom slice), which cyclictest's threads inherit; -s, the timer
+ *	slack SLACK_NS (PR_SET_TIMERSLACK; SCHED_OTHER threads sleep with
+ *	50 us by default, RT ones with none).  Reports cyclictest's
+ *	average, p50, p99, p99.9 and maximum latency (us, the percentiles
+ *	from its histogram), the CPU it used (cpu_pct, percent of the run's
+ *	time) and the median time (s) of the hackbench runs that finished
+ *	meanwhile.  Waits for high-resolution
  *	timers first (CLOCK_MONOTONIC's resolution 1 ns), as after boot.
  *   lnbench pack -l CPULIST -c CPU [-d DUTY] [-t MS]
  *	Packing: a periodic load (DUTY percent, 20 by default, of every
@@ -95,6 +98,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -928,13 +933,17 @@ static int do_cyclictest(int argc, char **argv)
 	double p50 = -1, p99 = -1, p999 = -1;
 	int c, n = 1, fds[2], status, nhb = 0;
 	uint64_t runtime = 0, over = 0;
+	long slack = -1;
+	double t0, cpu_pct;
+	struct rusage ru;
 	pid_t load = -1, pid;
 	FILE *f;
 
-	while ((c = getopt(argc, argv, "H:r:")) != -1) {
+	while ((c = getopt(argc, argv, "H:r:s:")) != -1) {
 		switch (c) {
 		case 'H': hb = optarg; break;
 		case 'r': runtime = strtoull(optarg, NULL, 10); break;
+		case 's': slack = strtol(optarg, NULL, 10); break;
 		default: return 2;
 		}
 	}
@@ -977,6 +986,9 @@ static int do_cyclictest(int argc, char **argv)
 	close(fds[1]);
 	if (runtime)
 		set_other(runtime, false);
+	if (slack > 0 && prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0))
+		die("PR_SET_TIMERSLACK");
+	t0 = now_ns() / 1e9;
 	pid = fork();
 	if (pid < 0)
 		die("fork");
@@ -987,7 +999,9 @@ static int do_cyclictest(int argc, char **argv)
 		execv(CYCLICTEST, cargv);
 		_exit(127);
 	}
-	waitpid(pid, &status, 0);
+	wait4(pid, &status, 0, &ru);
+	cpu_pct = 100 * (ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+			 ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6) / (now_ns() / 1e9 - t0);
 	if (load > 0) {
 		kill(-load, SIGKILL);
 		waitpid(load, NULL, 0);
@@ -1033,8 +1047,8 @@ static int do_cyclictest(int argc, char **argv)
 	p99 = p99 < 0 ? maxl : p99;
 	p999 = p999 < 0 ? maxl : p999;
 	qsort(hbt, nhb, sizeof(hbt[0]), cmp_u64);
-	printf("BENCH mode=cyclictest samples=%.0f avg_us=%.0f p50_us=%.0f p99_us=%.0f p999_us=%.0f max_us=%.0f overflows=%llu hackbench_runs=%d hackbench_s=%.6f\n",
-	       total, avg, p50, p99, p999, maxl, (unsigned long long)over, nhb,
+	printf("BENCH mode=cyclictest samples=%.0f avg_us=%.0f p50_us=%.0f p99_us=%.0f p999_us=%.0f max_us=%.0f overflows=%llu cpu_pct=%.2f hackbench_runs=%d hackbench_s=%.6f\n",
+	       total, avg, p50, p99, p999, maxl, (unsigned long long)over, cpu_pct, nhb,
 	       nhb ? hbt[nhb / 2] / 1e9 : -1.0);
 	return 0;
 }

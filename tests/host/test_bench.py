@@ -189,6 +189,8 @@ def fake_data(boot, run):
         base = {None: 1000, -5: 800, -10: 500, -15: 300, -20: 100, 19: 1200}[run.value]
         if run.meta['row'] == 'nopreempt':
             base = 1000
+        elif run.meta['row'] == 'slack1':
+            base = 60 if run.value == -20 else 900
         elif run.meta['row'] != 'other':
             base = 100 if run.meta['row'] == 'runtime' else 50
         if run.meta['load'] == 'idle':
@@ -444,7 +446,8 @@ class TestFigures(unittest.TestCase):
                          [('baseline', '1x1x1', 'icount'), ('patched', '1x1x1', 'icount')])
         # The baseline has no latency nice: no value is set there.
         self.assertEqual({r.value for r in boots[0].runs}, {None})
-        self.assertEqual(len(boots[1].runs), 3 * (len(figures.SLICE_VALUES) + 2 + 2 + 1))
+        self.assertEqual(len(boots[1].runs), 3 * (len(figures.SLICE_VALUES) + 2 + 2 + 1 + 2))
+        self.assertIn(['-s', 1], [r.cmd[3:5] for r in boots[1].runs])
         # The LATENCY_PREEMPT A/B: the run after the one that turns it off
         # turns it back on.
         feats = [r.features for r in boots[1].runs]
@@ -469,7 +472,20 @@ class TestFigures(unittest.TestCase):
         self.assertIn('under load: FAILS', figures.claims_slice(flat))
         self.assertIn('LATENCY_PREEMPT: -20\'s p99 at least 5x lower with it than without: '
                       'holds (200 against 2000 us)', text)
-        self.assertEqual(figures.claims_slice([]).count('NOT CHECKED'), 7)
+        self.assertEqual(figures.claims_slice([]).count('NOT CHECKED'), 10)
+        # The fake -20 is 10x below 0, not 20x; its 1 ns slack row has a
+        # p99 of 120 against FIFO's 100 and a max of 240 against 200.
+        self.assertIn("gain: -20's p99 at least 20x lower than 0's under load: FAILS "
+                      "(2000 -> 200 us, 10.0x)", text)
+        self.assertIn("floor: -20 with 1 ns of timer slack within 2x of SCHED_FIFO's p99 and "
+                      "4x of its max: holds (p99 120 against 100 us, max 240 against 200 us)", text)
+        self.assertIn("no negative value's p99.9 or max above 0's: holds", text)
+        tail = [dict(r, max_us=9000) if r['value'] == -5 and r.get('row') == 'other' else r
+                for r in recs]
+        self.assertIn("no negative value's p99.9 or max above 0's: FAILS (at 0 3000 and 4000 us; "
+                      "above: -5 (2400, 9000))", figures.claims_slice(tail))
+        far = [dict(r, max_us=900) if r.get('row') == 'slack1' else r for r in recs]
+        self.assertIn('4x of its max: FAILS', figures.claims_slice(far))
         table = figures.figure6(recs, figures.SLICE_MODES['quick'])
         self.assertIn('| patched | latency nice -20 | hackbench | 3 | 100 | 50 | 200 | 300 | 400 |',
                       table)
