@@ -9,6 +9,7 @@ boot.sh (scripts/qemu.py) leaves its verdict.json there, which the report
 reads.  Every path and version comes from scripts/settings.
 """
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -79,6 +80,20 @@ def build(s):
     return build_lnbench(s)
 
 
+# latency nice's switches, named as sched features are in the figures:
+# LATENCY_PACK and NO_LATENCY_PACK for debugfs sched/latency_nice/pack.
+SWITCH = re.compile(r'^(NO_)?LATENCY_(SLICE|GOOD_ENOUGH|PREEMPT|CREDIT|PROTECT|PACK)$')
+
+
+def feature_command(f):
+    """The guest's command that sets feature or switch @f."""
+    m = SWITCH.match(f)
+    if m:
+        return 'echo %d > /sys/kernel/debug/sched/latency_nice/%s;' % (
+            0 if m.group(1) else 1, m.group(2).lower())
+    return 'echo %s > $F;' % f
+
+
 def guest_script(boot):
     """The guest's command: set-up, then every run between markers."""
     lines = ['ip link set lo up',
@@ -89,7 +104,7 @@ def guest_script(boot):
              'tr "\\n" " " | sed "s/^/BENCH-INFO domains=/"; echo',
              'failed=0']
     for r in boot.runs:
-        feats = ' '.join('echo %s > $F;' % f for f in r.features)
+        feats = ' '.join(feature_command(f) for f in r.features)
         cmd = ' '.join(shlex.quote(str(c)) for c in ['/extra/lnbench'] + r.cmd)
         if r.value is not None:
             cmd = '/tests/latnice -n %d %s' % (r.value, cmd)

@@ -25,6 +25,9 @@ echo
 echo "== scheduler features"
 cat /sys/kernel/debug/sched/features
 echo
+echo "== latency nice's switches (sched/latency_nice/)"
+grep . /sys/kernel/debug/sched/latency_nice/* | sed 's|.*/||'
+echo
 echo "== latency nice"
 if ! latnice -p $$ >/dev/null 2>&1; then
 	latnice -p $$

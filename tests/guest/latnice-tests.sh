@@ -44,10 +44,11 @@ ok "sets a pid's value" is "$(latnice -p $pid)" "pid $pid's current latency nice
 out=$(latnice -v -n -2 -p $pid 2>&1)
 ok "-v shows the value after setting it" is "$(echo "$out" | head -n 1)" "pid $pid's current latency nice: -2"
 # The slice of -2: the base slice less 2/20 of its distance to 0.1 ms,
-# where the kernel has the slice face on (LATENCY_SLICE), else the base.
+# where the kernel has the slice face on (sched/latency_nice/slice), else
+# the base.
 base=$(cat /sys/kernel/debug/sched/base_slice_ns)
 ns=$base
-grep -qw LATENCY_SLICE /sys/kernel/debug/sched/features &&
+grep -qx Y /sys/kernel/debug/sched/latency_nice/slice 2>/dev/null &&
 	ns=$((base - (base - 100000) * 2 / 20))
 want=$(printf "pid %d's slice: %d.%03d ms" $pid $((ns / 1000000)) $((ns % 1000000 / 1000)))
 ok "-v shows the slice the value gives" is "$(echo "$out" | grep "slice:")" "$want"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The kernel documentation of the series names only what the code has:
 every sched feature (``NAME`` or ``NO_NAME``), function (name()), debugfs
-file under sched/, cpu controller file (cpu.NAME), Kconfig option and
+file under sched/ and switch under sched/latency_nice/, cpu controller file (cpu.NAME), Kconfig option and
 identifier it names must exist in the patched tree.  Runs against the
 tree make check applies (SRC); skipped when there is none."""
 import os
@@ -55,7 +55,7 @@ def kconfig_symbols(src):
     return syms
 
 
-def problems(doc, code, features, debugfs, cgroup_files, kconfig):
+def problems(doc, code, features, switches, debugfs, cgroup_files, kconfig):
     """What @doc names that the code lacks, as a sorted list of strings."""
     words = set(re.findall(r'[A-Za-z_][A-Za-z0-9_]*', code))
     bad = set()
@@ -74,6 +74,9 @@ def problems(doc, code, features, debugfs, cgroup_files, kconfig):
                 bad.add('cgroup file %s' % tok)
         elif IDENT.match(tok) and tok not in features and tok not in words:
             bad.add('name %s' % tok)
+    for name in re.findall(r'(?<![\w.])sched/latency_nice/([a-z_]+)\b', doc):
+        if name not in switches:
+            bad.add('switch sched/latency_nice/%s' % name)
     # sched/NAME alone or under /sys/kernel/debug/, not kernel/sched/NAME.
     for name in re.findall(r'(?:/sys/kernel/debug/sched/|(?<![\w/.])sched/)([a-z_]+)\b', doc):
         if name not in debugfs:
@@ -91,14 +94,16 @@ class TestKernelDoc(unittest.TestCase):
         fh = read(os.path.join(cls.src, 'kernel/sched/features.h'))
         cls.features = set(re.findall(r'SCHED_FEAT\((\w+),', fh))
         dbg = read(os.path.join(cls.src, 'kernel/sched/debug.c'))
+        cls.switches = set(re.findall(r'\[LATENCY_SWITCH_\w+\] = "(\w+)"', dbg))
+        dbg = read(os.path.join(cls.src, 'kernel/sched/debug.c'))
         cls.debugfs = set(re.findall(r'debugfs_create_\w+\("(\w+)"', dbg))
         core = read(os.path.join(cls.src, 'kernel/sched/core.c'))
         cls.cgroup_files = set(re.findall(r'\.name\s*=\s*"([\w.]+)"', core))
         cls.kconfig = kconfig_symbols(cls.src)
 
     def check(self, doc):
-        return problems(doc, self.code, self.features, self.debugfs, self.cgroup_files,
-                        self.kconfig)
+        return problems(doc, self.code, self.features, self.switches, self.debugfs,
+                        self.cgroup_files, self.kconfig)
 
     def test_documentation_names_only_what_exists(self):
         doc = read(os.path.join(self.src, DOC))
@@ -110,14 +115,16 @@ class TestKernelDoc(unittest.TestCase):
         self.assertEqual([], self.check(doc))
 
     def test_planted_names_are_found(self):
-        doc = ('``NO_LATENCY_NOTHING`` and ``NO_LATENCY_PACK``, latency_no_such() and '
+        doc = ('``NO_LATENCY_NOTHING`` and ``NO_SIS_CORE``, latency_no_such() and '
+               '``sched/latency_nice/nothing`` and ``sched/latency_nice/pack``, '
                'select_idle_sibling(), ``sched/no_such_file`` and ``sched/idle_search``, '
                '``cpu.latency.nothing`` and ``cpu.latency.nice``, ``CONFIG_NO_SUCH`` and '
                'kernel/sched/nothing.c, '
                '``CONFIG_SCHED_CORE``, ``nr_no_such_counter`` and ``nr_latency_sensitive``')
         self.assertEqual(['cgroup file cpu.latency.nothing', 'debugfs file sched/no_such_file',
                           'feature NO_LATENCY_NOTHING', 'function latency_no_such()',
-                          'name nr_no_such_counter', 'option CONFIG_NO_SUCH'],
+                          'name nr_no_such_counter', 'option CONFIG_NO_SUCH',
+                          'switch sched/latency_nice/nothing'],
                          self.check(doc))
 
 
