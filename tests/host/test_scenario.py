@@ -124,7 +124,8 @@ class TestProjectScenarios(unittest.TestCase):
     def test_check_covers_what_it_did(self):
         check = {s['name']: s for s in scenario.scenarios('check')}
         self.assertEqual(list(check), ['main', 'llc16', 'apart', 'cgroup-v1', 'slice',
-                                       'keys', 'first-sensitive', 'autogroup'])
+                                       'pack-icount', 'keys', 'first-sensitive',
+                                       'autogroup'])
         # The keys test alone in its boot: it can fail only as the first value.
         self.assertEqual(list(dict(check['keys']['programs']).values()),
                          ['env LATENCY_NICE_FIRST_VALUE=1 /tests/latency_nice_test '
@@ -139,6 +140,10 @@ class TestProjectScenarios(unittest.TestCase):
         # Repeatable time on one CPU (-icount is unreliable with more).
         self.assertEqual((check['slice']['icount'], check['slice']['topology']),
                          (True, '1x1x1'))
+        # Packing over time with tasks the guest measures as small: an LLC
+        # of 8, the smallest the packing tests take, in repeatable time.
+        self.assertEqual((check['pack-icount']['icount'], check['pack-icount']['topology']),
+                         (True, '1x4x2'))
         # Autogroup in one boot of its own, off (the setting) elsewhere.
         self.assertEqual([n for n, s in check.items() if s['autogroup'] is not None],
                          ['autogroup'])
