@@ -58,10 +58,10 @@ class Figure:
     """A registry entry; see the module's docstring."""
 
     def __init__(self, fid, title, modes, plan, table, claims=None, plots=None,
-                 needs=()):
+                 needs=(), cover=None):
         self.id, self.title, self.modes = fid, title, modes
         self.plan, self.table, self.claims, self.plots = plan, table, claims, plots
-        self.needs = tuple(needs)
+        self.needs, self.cover = tuple(needs), cover
 
 
 def ncpus(topo):
@@ -665,6 +665,45 @@ def figure6(records, p):
     return '\n'.join(md)
 
 
+# The cover letter's rows of figure 6: (label, kernel, row, value).
+SLICE_COVER = (('baseline, default', 'baseline', 'other', None),
+               ('patched, 0', 'patched', 'other', None),
+               ('patched, -5', 'patched', 'other', -5),
+               ('patched, -10', 'patched', 'other', -10),
+               ('patched, -15', 'patched', 'other', -15),
+               ('patched, -20', 'patched', 'other', -20),
+               ('-20, preempt switch off', 'patched', 'nopreempt', -20),
+               ('patched, 19', 'patched', 'other', 19),
+               ('0, 1 ns timer slack', 'patched', 'slack1', None),
+               ('-20, 1 ns timer slack', 'patched', 'slack1', -20),
+               ('sched_runtime 0.1 ms', 'patched', 'runtime', None),
+               ('SCHED_FIFO 95', 'patched', 'fifo', None))
+
+
+def cover_slice(records):
+    """Figure 6 as the cover letter quotes it: the medians of the rows
+    under hackbench, and -20's p99 gain; None without the runs."""
+    head = '%-26s %5s %5s %6s %6s %6s  %s' % ('row', 'avg', 'p50', 'p99', 'p99.9', 'max',
+                                             'hackbench s')
+    out = [head]
+    for label, kernel, row, v in SLICE_COVER:
+        st = slice_stats(records, kernel, row, v)
+        if not all(k in st for k in SLICE_KEYS + ('hackbench_s',)):
+            return None
+        out.append('%-26s %5s %5s %6s %6s %6s  %s'
+                   % (label, fmt(st['avg_us'][0], 0), fmt(st['p50_us'][0], 0),
+                      fmt(st['p99_us'][0], 0), fmt(st['p999_us'][0], 0),
+                      fmt(st['max_us'][0], 0), fmt(st['hackbench_s'][0], 3)))
+
+    def gain(row, v):
+        zero = slice_stats(records, 'patched', row, None)['p99_us'][0]
+        return zero / slice_stats(records, 'patched', row, v)['p99_us'][0]
+    out.append('')
+    out.append('p99 at -20 against 0: %.1fx lower, %.1fx with 1 ns of timer slack on both'
+               % (gain('other', -20), gain('slack1', -20)))
+    return '\n'.join(out) + '\n'
+
+
 def claims_slice(records):
     """The issue's goals for the slice face, each as measured: holds, FAILS
     or NOT CHECKED; none is assumed."""
@@ -1017,6 +1056,14 @@ PACK_LOADS, PACK_START = '4,6', 10
 PACK_DUTY, PACK_HEAVY = 20, 70
 # Shares of wakeups on the loads' cores the claims ask for.
 PACK_WITH, PACK_WITHOUT = 2 / 3, 0.25
+# The mix of a desktop rule set: four threads working 200 us every 4 ms,
+# first asleep on idle cores of their own.
+PACK_MIX, PACK_MIX_WORK_US, PACK_MIX_STARTS = 4, 200, '8,10,12,14'
+
+
+def pack_threads(r):
+    """The measured threads of figure 10's run @r (1 before the mix)."""
+    return int(num(r, 'threads') or 1)
 
 
 def plan_pack(p):
@@ -1027,10 +1074,16 @@ def plan_pack(p):
         return Run('10', 'pack', value, feats,
                    ['pack', '-l', PACK_LOADS, '-c', PACK_START, '-d', duty, '-t', p['ms']],
                    duty=duty)
+
+    def mix(value, feats):
+        return Run('10', 'pack', value, feats,
+                   ['pack', '-l', PACK_LOADS, '-c', PACK_MIX_STARTS, '-n', PACK_MIX,
+                    '-w', PACK_MIX_WORK_US, '-d', PACK_DUTY, '-t', p['ms']],
+                   duty=PACK_DUTY, threads=PACK_MIX)
     on, off = ('LATENCY_PACK',), ('NO_LATENCY_PACK',)
     patched = [pack(19, on), pack(16, on), pack(15, on), pack(19, off),
-               pack(19, on, PACK_HEAVY)]
-    return ab_boots('pack', PACK_TOPO, [pack(None, ())], patched)
+               pack(19, on, PACK_HEAVY), mix(0, on), mix(19, on), mix(19, off)]
+    return ab_boots('pack', PACK_TOPO, [pack(None, ()), mix(None, ())], patched)
 
 
 def figure10(records, p):
@@ -1041,8 +1094,13 @@ def figure10(records, p):
           'from a 4 ms timer for %d ms of virtual time.  Share of its wakeups that ran on '
           'the loads\' SMT cores and on the loads\' CPUs, the share of 1 ms samples of '
           'its last CPU (/proc/.../stat) on the loads\' cores (residency), and the packed '
-          'wakeups that sched/idle_search counted (-1: none on the baseline).\n'
-          % (PACK_TOPO, PACK_LOADS, PACK_START, p['ms'])]
+          'wakeups that sched/idle_search counted (-1: none on the baseline).  Rows of '
+          '%d threads: the mix, each working %d us before each sleep and first asleep on '
+          'one of CPUs %s; cores used counts the cores any thread woke up on and the '
+          'loads\' own, and "CPUs off the loads\' cores" the CPU time of the other '
+          'cores (/proc/stat) over the run, in CPUs.\n'
+          % (PACK_TOPO, PACK_LOADS, PACK_START, p['ms'], PACK_MIX, PACK_MIX_WORK_US,
+             PACK_MIX_STARTS)]
     rows = []
     for r in records:
         if r['figure'] != '10':
@@ -1050,12 +1108,14 @@ def figure10(records, p):
         face = '-' if r['kernel'] == 'baseline' else face_of(r, 'LATENCY_PACK')
         cores, cpus, res = num(r, 'on_loads'), num(r, 'on_load_cpus'), num(r, 'resident')
         rows.append([r['kernel'], vname(r.get('value')), face, fmt(num(r, 'duty'), 0),
+                     str(pack_threads(r)),
                      fmt(num(r, 'wakeups'), 0), fmt(cores is not None and 100 * cores, 1),
                      fmt(cpus is not None and 100 * cpus, 1),
-                     fmt(res is not None and 100 * res, 1), fmt(num(r, 'packed'), 0)])
-    md.append(table(['kernel', 'value', 'LATENCY_PACK', 'load %', 'wakeups',
+                     fmt(res is not None and 100 * res, 1), fmt(num(r, 'packed'), 0),
+                     fmt(num(r, 'cores_used'), 0), fmt(num(r, 'off_loads_cpus'), 3)])
+    md.append(table(['kernel', 'value', 'LATENCY_PACK', 'load %', 'threads', 'wakeups',
                      'on the loads\' cores %', 'on their CPUs %', 'resident there %',
-                     'packed'], rows))
+                     'packed', 'cores used', 'CPUs off the loads\' cores'], rows))
     return '\n'.join(md)
 
 
@@ -1064,7 +1124,7 @@ def claims_pack(records):
     in at least PACK_WITH of their wakeups; on the baseline, without the
     face and at 15, in at most PACK_WITHOUT."""
     def light(r):
-        return num(r, 'duty') == PACK_DUTY
+        return num(r, 'duty') == PACK_DUTY and pack_threads(r) == 1
 
     def packs(r):
         return (r['kernel'] == 'patched' and face_of(r, 'LATENCY_PACK') == 'on'
@@ -1080,7 +1140,62 @@ def claims_pack(records):
             ('the baseline, 19 without it and 15 with it, in at most %d%%'
              % (100 * PACK_WITHOUT),
              lambda r: light(r) and not packs(r), lambda x: x <= PACK_WITHOUT)))
-    return out
+    return out + claims_pack_mix(records)
+
+
+PACK_COVER = (('baseline, default', 'baseline', None, None),
+              ('patched, 0', 'patched', 0, 'on'),
+              ('patched, 19', 'patched', 19, 'on'),
+              ('19, pack switch off', 'patched', 19, 'off'))
+
+
+def cover_pack(records):
+    """Figure 10's mix as the cover letter quotes it; None without the runs."""
+    out = ['%-22s %8s %11s %11s %16s' % ('mix of 4 threads', 'wakeups', 'on loads %',
+                                         'cores used', 'CPUs off loads')]
+    for label, kernel, v, face in PACK_COVER:
+        got = [r for r in records if r['figure'] == '10' and pack_threads(r) == PACK_MIX and
+               r['kernel'] == kernel and r.get('value') == v and
+               (face is None or face_of(r, 'LATENCY_PACK') == face)]
+        if len(got) != 1 or any(num(got[0], k) is None for k in
+                                ('wakeups', 'on_loads', 'cores_used', 'off_loads_cpus')):
+            return None
+        r = got[0]
+        out.append('%-22s %8s %11s %11s %16s'
+                   % (label, fmt(num(r, 'wakeups'), 0), fmt(100 * num(r, 'on_loads'), 1),
+                      fmt(num(r, 'cores_used'), 0), fmt(num(r, 'off_loads_cpus'), 3)))
+    return '\n'.join(out) + '\n'
+
+
+def claims_pack_mix(records):
+    """The mix at 19 with the face: more than half of its wakeups on the
+    loads' cores, no more cores used than the mix at 0 and on the baseline,
+    and at most half the baseline's CPU time off the loads' cores."""
+    mixes = [r for r in records if r['figure'] == '10' and pack_threads(r) == PACK_MIX]
+
+    def one(pick):
+        got = [r for r in mixes if pick(r)]
+        return got[0] if len(got) == 1 else None
+    packed = one(lambda r: r['kernel'] == 'patched' and r.get('value') == 19 and
+                 face_of(r, 'LATENCY_PACK') == 'on')
+    zero = one(lambda r: r['kernel'] == 'patched' and r.get('value') == 0)
+    base = one(lambda r: r['kernel'] == 'baseline')
+    label = ('the mix at 19 with LATENCY_PACK: more than half of its wakeups on the loads\' '
+             'cores, no more cores used than at 0 and on the baseline, and at most half '
+             'the baseline\'s CPU time off the loads\' cores')
+    keys = ('on_loads', 'cores_used', 'off_loads_cpus')
+    if not (packed and zero and base) or any(num(r, k) is None or num(r, k) < 0
+                                             for r in (packed, zero, base) for k in keys):
+        return '- %s: NOT CHECKED (no runs).\n' % label
+    ok = (num(packed, 'on_loads') > 0.5 and
+          num(packed, 'cores_used') <= min(num(zero, 'cores_used'), num(base, 'cores_used')) and
+          num(packed, 'off_loads_cpus') <= num(base, 'off_loads_cpus') / 2)
+    return ('- %s: %s (on the loads\' cores %.0f%%; cores used %d, %d at 0, %d on the '
+            'baseline; CPUs off the loads\' cores %.3f, %.3f at 0, %.3f on the baseline).\n'
+            % (label, 'holds' if ok else 'FAILS', 100 * num(packed, 'on_loads'),
+               num(packed, 'cores_used'), num(zero, 'cores_used'), num(base, 'cores_used'),
+               num(packed, 'off_loads_cpus'), num(zero, 'off_loads_cpus'),
+               num(base, 'off_loads_cpus')))
 
 
 # ------------------------------- figure 11: the protected task's latency
@@ -1223,12 +1338,14 @@ FIGURES = registry(
            lambda records, p: figure3(records, p)[0]),
     Figure('4', 'The RFC\'s table', UNUSED_MODES, plan_rfc, figure4, needs=('3',)),
     Figure('5', 'Value 0 is free', FREE_MODES, plan_free, figure5, claims=claims_free),
-    Figure('6', 'The slice face', SLICE_MODES, plan_slice, figure6, claims=claims_slice),
+    Figure('6', 'The slice face', SLICE_MODES, plan_slice, figure6, claims=claims_slice,
+           cover=cover_slice),
     Figure('7', 'Values 1 to 15 place as 0', LIKE_ZERO_MODES, plan_like_zero, figure7,
            claims=claims_like_zero),
     Figure('8', 'The good-enough CPU', GOOD_MODES, plan_good, figure8, claims=claims_good),
     Figure('9', 'Protection', PROTECT_MODES, plan_protect, figure9, claims=claims_protect),
-    Figure('10', 'Packing', PACK_MODES, plan_pack, figure10, claims=claims_pack),
+    Figure('10', 'Packing', PACK_MODES, plan_pack, figure10, claims=claims_pack,
+           cover=cover_pack),
     Figure('11', 'The protected task\'s latency', NOISE_MODES, plan_noise, figure11,
            claims=claims_noise),
 )

@@ -602,6 +602,36 @@ class TestFigures(unittest.TestCase):
         stuck = [dict(r, resident=0.9) for r in good]
         self.assertEqual(figures.claims_pack(stuck).count(': FAILS'), 1)
         self.assertIn('| 90.0 |', figures.figure10(good, figures.PACK_MODES['quick']))
+        self.assertIn('NOT CHECKED', figures.claims_pack(good))
+
+    def test_packing_mix(self):
+        """Figure 10's mix claim fails when packing uses more cores than
+        value 0 does, or leaves the other cores as busy as the baseline."""
+        def mix(kernel, value, feats, share, cores, off):
+            return dict(figure='10', kernel=kernel, value=value, features=feats,
+                        duty=figures.PACK_DUTY, threads=figures.PACK_MIX, on_loads=share,
+                        on_load_cpus=share / 2, resident=share, packed=100, wakeups=1800,
+                        cores_used=cores, off_loads_cpus=off)
+        good = [mix('baseline', None, '', 0.0, 6, 0.24),
+                mix('patched', 0, 'LATENCY_PACK', 0.0, 6, 0.25),
+                mix('patched', 19, 'LATENCY_PACK', 0.95, 2, 0.02),
+                mix('patched', 19, 'NO_LATENCY_PACK', 0.0, 6, 0.25)]
+        text = figures.claims_pack_mix(good)
+        self.assertIn(': holds', text)
+        self.assertIn('cores used 2, 6 at 0, 6 on the baseline', text)
+        # The mix rows do not enter the one-thread claims.
+        self.assertEqual(figures.claims_pack(good).count('NOT CHECKED'), 4)
+        for bad in (dict(cores_used=7), dict(on_loads=0.5), dict(off_loads_cpus=0.13)):
+            runs = good[:2] + [dict(good[2], **bad)] + good[3:]
+            self.assertIn(': FAILS', figures.claims_pack_mix(runs), bad)
+        self.assertIn('NOT CHECKED', figures.claims_pack_mix(good[1:]))
+        table = figures.figure10(good, figures.PACK_MODES['quick'])
+        self.assertIn('| patched | 19 | on | 20 | 4 | 1800 | 95.0 | 47.5 | 95.0 | 100 | 2 | 0.020 |',
+                      table)
+        cover = figures.cover_pack(good)
+        self.assertIn('patched, 19                1800        95.0           2            0.020',
+                      cover)
+        self.assertIsNone(figures.cover_pack(good[1:]))
 
     def test_host_programs(self):
         """scripts/host-programs.sh: a program and what ldd lists, at their paths."""
@@ -764,7 +794,10 @@ class TestRunner(unittest.TestCase):
             runner.build_lnbench(s)                  # up to date: not rebuilt
             self.assertEqual(os.path.getmtime(prog), mtime)
             for args in (['noise'], ['noise', '-s', '999'], ['noise', '-s', '2', '-W', '2000'],
-                         ['pack', '-c', '1'], ['pack', '-l', '4', '-c', '1', '-d', '100']):
+                         ['pack', '-c', '1'], ['pack', '-l', '4', '-c', '1', '-d', '100'],
+                         ['pack', '-l', '4', '-c', '1', '-n', '0'],
+                         ['pack', '-l', '4', '-c', '1', '-n', '17'],
+                         ['pack', '-l', '4', '-c', '1', '-w', '4000']):
                 r = subprocess.run([prog] + args, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, text=True, timeout=20)
                 self.assertEqual((r.returncode, r.stdout), (2, ''), args)
