@@ -144,6 +144,8 @@ class TestProjectScenarios(unittest.TestCase):
         # of 8, the smallest the packing tests take, in repeatable time.
         self.assertEqual((check['pack-icount']['icount'], check['pack-icount']['topology']),
                          (True, '1x4x2'))
+        self.assertIn('LATENCY_NICE_PACK_REQUIRE_SMALL=1',
+                      dict(check['pack-icount']['programs'])['latency_nice_placement_test'])
         # Autogroup in one boot of its own, off (the setting) elsewhere.
         self.assertEqual([n for n, s in check.items() if s['autogroup'] is not None],
                          ['autogroup'])
