@@ -1096,9 +1096,10 @@ def figure10(records, p):
           'its last CPU (/proc/.../stat) on the loads\' cores (residency), and the packed '
           'wakeups that sched/idle_search counted (-1: none on the baseline).  Rows of '
           '%d threads: the mix, each working %d us before each sleep and first asleep on '
-          'one of CPUs %s; cores used counts the cores any thread woke up on and the '
-          'loads\' own, and "CPUs off the loads\' cores" the CPU time of the other '
-          'cores (/proc/stat) over the run, in CPUs.\n'
+          'one of CPUs %s; cores used counts the loads\' cores and those that took 1%% '
+          'of the wakeups or more, touched those that took any, and "CPUs off the '
+          'loads\' cores" the CPU time of the other cores (/proc/stat) over the run, in '
+          'CPUs.\n'
           % (PACK_TOPO, PACK_LOADS, PACK_START, p['ms'], PACK_MIX, PACK_MIX_WORK_US,
              PACK_MIX_STARTS)]
     rows = []
@@ -1112,10 +1113,11 @@ def figure10(records, p):
                      fmt(num(r, 'wakeups'), 0), fmt(cores is not None and 100 * cores, 1),
                      fmt(cpus is not None and 100 * cpus, 1),
                      fmt(res is not None and 100 * res, 1), fmt(num(r, 'packed'), 0),
-                     fmt(num(r, 'cores_used'), 0), fmt(num(r, 'off_loads_cpus'), 3)])
+                     fmt(num(r, 'cores_used'), 0), fmt(num(r, 'cores_touched'), 0),
+                     fmt(num(r, 'off_loads_cpus'), 3)])
     md.append(table(['kernel', 'value', 'LATENCY_PACK', 'load %', 'threads', 'wakeups',
                      'on the loads\' cores %', 'on their CPUs %', 'resident there %',
-                     'packed', 'cores used', 'CPUs off the loads\' cores'], rows))
+                     'packed', 'cores used', 'touched', 'CPUs off the loads\' cores'], rows))
     return '\n'.join(md)
 
 

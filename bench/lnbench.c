@@ -65,9 +65,10 @@
  *	(on_load_cpus), the change of the packed counter of
  *	sched/idle_search (-1 without it), the share of 1 ms samples of the
  *	threads' last CPUs (/proc/.../stat, read on the first load's CPU) on
- *	the loads' cores (resident), the cores the threads woke up on, the
- *	loads' included (cores_used), and the CPU time spent off the loads'
- *	cores (/proc/stat, in CPUs: off_loads_cpus).
+ *	the loads' cores (resident), the cores that took 1% of the wakeups
+ *	or more, the loads' included (cores_used), those any wakeup touched
+ *	(cores_touched), and the CPU time spent off the loads' cores
+ *	(/proc/stat, in CPUs: off_loads_cpus).
  *   lnbench noise -s CPU [-n NOISE] [-w US] [-p US] [-W US] [-P US] [-t MS]
  *	Protection and the protected task's latency: a thread with the
  *	latency nice lnbench was started with, pinned on CPU -s, wakes up
@@ -1264,14 +1265,14 @@ static void *pack_thread(void *arg)
 static int do_pack(int argc, char **argv)
 {
 	bool loads[MAX_CPUS] = { false }, load_core[MAX_CPUS] = { false }, sib[MAX_CPUS];
-	bool starts[MAX_CPUS] = { false }, used[MAX_CPUS] = { false }, seen[MAX_CPUS];
+	bool starts[MAX_CPUS] = { false }, seen[MAX_CPUS];
 	unsigned long long busy0[MAX_CPUS], busy1[MAX_CPUS], off_busy = 0;
 	static struct pack_thread pt[PACK_THREADS];
 	struct pack_load l[MAX_CPUS];
 	struct pack_sampler ps;
 	pthread_t t[MAX_CPUS + 1];
 	int n = 0, nloads = 0, nstarts = 0, nthreads = 1, work_us = 0, duty = 20, ms = 2000;
-	int opt, cpu, i, cores = 0;
+	int opt, cpu, i, cores = 0, touched = 0;
 	long long packed, after;
 	unsigned long wakeups = 0, on_core = 0, on_cpu = 0;
 	uint64_t t0, elapsed;
@@ -1352,33 +1353,42 @@ static int do_pack(int argc, char **argv)
 	for (i = 0; i <= n; i++)
 		pthread_join(t[i], NULL);
 	atomic_store(&stop, false);
-	/* The cores the threads woke up on, the loads' counted in any case. */
 	for (i = 0; i < nthreads; i++) {
 		wakeups += pt[i].wakeups;
 		on_core += pt[i].on_core;
 		on_cpu += pt[i].on_cpu;
-		for (cpu = 0; cpu < MAX_CPUS; cpu++)
-			used[cpu] |= pt[i].per_cpu[cpu] > 0 || load_core[cpu];
 	}
+	/*
+	 * The cores used: the loads', and those that took 1% of the
+	 * wakeups or more (not a stray one); and those any wakeup touched.
+	 */
 	memset(seen, 0, sizeof(seen));
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		if (!used[cpu] || seen[cpu])
+		unsigned long on_this = 0;
+
+		if (seen[cpu])
 			continue;
 		siblings(cpu, sib);
-		for (i = 0; i < MAX_CPUS; i++)
-			seen[i] |= sib[i];
-		seen[cpu] = true;
-		cores++;
+		sib[cpu] = true;
+		for (int c = 0; c < MAX_CPUS; c++) {
+			if (!sib[c])
+				continue;
+			seen[c] = true;
+			for (i = 0; i < nthreads; i++)
+				on_this += pt[i].per_cpu[c];
+		}
+		cores += load_core[cpu] || (on_this && on_this * 100 >= wakeups);
+		touched += load_core[cpu] || on_this;
 	}
 	/* The CPU time spent off the loads' cores, in CPUs (the sampler is on one). */
 	for (cpu = 0; stat_ok && cpu < MAX_CPUS; cpu++)
 		if (!load_core[cpu])
 			off_busy += busy1[cpu] - busy0[cpu];
 	printf("BENCH mode=pack threads=%d wakeups=%lu on_loads=%.4f on_load_cpus=%.4f "
-	       "packed=%lld resident=%.4f cores_used=%d off_loads_cpus=%.3f\n",
+	       "packed=%lld resident=%.4f cores_used=%d cores_touched=%d off_loads_cpus=%.3f\n",
 	       nthreads, wakeups, wakeups ? (double)on_core / wakeups : 0,
 	       wakeups ? (double)on_cpu / wakeups : 0, packed,
-	       ps.samples ? (double)ps.resident / ps.samples : 0, cores,
+	       ps.samples ? (double)ps.resident / ps.samples : 0, cores, touched,
 	       stat_ok && elapsed ? off_busy * 1e9 / sysconf(_SC_CLK_TCK) / elapsed : -1);
 	return 0;
 }

@@ -611,7 +611,7 @@ class TestFigures(unittest.TestCase):
             return dict(figure='10', kernel=kernel, value=value, features=feats,
                         duty=figures.PACK_DUTY, threads=figures.PACK_MIX, on_loads=share,
                         on_load_cpus=share / 2, resident=share, packed=100, wakeups=1800,
-                        cores_used=cores, off_loads_cpus=off)
+                        cores_used=cores, cores_touched=cores + 1, off_loads_cpus=off)
         good = [mix('baseline', None, '', 0.0, 6, 0.24),
                 mix('patched', 0, 'LATENCY_PACK', 0.0, 6, 0.25),
                 mix('patched', 19, 'LATENCY_PACK', 0.95, 2, 0.02),
@@ -626,7 +626,7 @@ class TestFigures(unittest.TestCase):
             self.assertIn(': FAILS', figures.claims_pack_mix(runs), bad)
         self.assertIn('NOT CHECKED', figures.claims_pack_mix(good[1:]))
         table = figures.figure10(good, figures.PACK_MODES['quick'])
-        self.assertIn('| patched | 19 | on | 20 | 4 | 1800 | 95.0 | 47.5 | 95.0 | 100 | 2 | 0.020 |',
+        self.assertIn('| patched | 19 | on | 20 | 4 | 1800 | 95.0 | 47.5 | 95.0 | 100 | 2 | 3 | 0.020 |',
                       table)
         cover = figures.cover_pack(good)
         self.assertIn('patched, 19                1800        95.0           2            0.020',
