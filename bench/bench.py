@@ -20,7 +20,10 @@ report.py reads the verdicts into runs.json and writes the tables.
 
 Usage: bench/bench.py [--mode quick|full] [--only FIGURES] [--plan]
        bench/bench.py --report results/<date>-bench
-BENCH=full in make's environment selects the full matrix.
+       bench/bench.py --publish results/<date>-bench
+BENCH=full in make's environment selects the full matrix.  --publish
+writes the run's figures into docs/results.md (publish.py), the one
+source of the numbers the cover letter quotes.
 """
 import argparse
 import functools
@@ -34,6 +37,7 @@ TOP = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(TOP, 'scripts'))
 import settings  # noqa: E402
 import figures  # noqa: E402
+import publish  # noqa: E402
 import report  # noqa: E402
 import runner  # noqa: E402
 
@@ -76,6 +80,29 @@ def report_again(outdir):
     return 1 if missing else 0
 
 
+def publish_run(outdir):
+    """--publish: the figures of @outdir's runs.json into docs/results.md."""
+    with open(os.path.join(outdir, 'runs.json')) as f:
+        data = json.load(f)
+    ids = figures.select(','.join(data['figures']) if data.get('figures')
+                         else data.get('only'))
+    missing = [r for r in data['runs'] if not r['ok']]
+    if missing:
+        print('bench: %s has %d runs without a result: not published'
+              % (outdir, len(missing)), file=sys.stderr)
+        return 1
+    if data.get('kernel_code') != publish.kernel_code():
+        print('bench: %s measured kernel code %s; patches/ builds %s: not published'
+              % (outdir, data.get('kernel_code', '(not recorded)'), publish.kernel_code()),
+              file=sys.stderr)
+        return 1
+    done = publish.publish(data, outdir, [figures.FIGURES[i] for i in ids],
+                           list(figures.FIGURES))
+    log('figures %s of %s written to %s' % (', '.join(done), outdir,
+                                           os.path.relpath(publish.RESULTS_MD, TOP)))
+    return 0
+
+
 def main(argv=None):
     s = settings.load()
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
@@ -87,10 +114,14 @@ def main(argv=None):
     ap.add_argument('--plan', action='store_true', help='print the boots and runs and stop')
     ap.add_argument('--report', metavar='DIR',
                     help='write the tables and plots of results DIR again, from its runs.json')
+    ap.add_argument('--publish', metavar='DIR',
+                    help='write the figures of results DIR into docs/results.md')
     args = ap.parse_args(argv)
     try:
         if args.report:
             return report_again(args.report)
+        if args.publish:
+            return publish_run(args.publish)
         ids = figures.select(args.only)
     except ValueError as e:
         print('bench: %s' % e, file=sys.stderr)
@@ -111,7 +142,9 @@ def main(argv=None):
                                                  os.path.relpath(outdir, TOP)))
     boot_one = functools.partial(runner.boot, s=s, prog=prog)
     _, text, missing = run(boots, outdir, boot_one, ids, version=s['KVER_DEB'],
-                           mode=args.mode, icount=s['ICOUNT_REPEATABLE'])
+                           mode=args.mode, icount=s['ICOUNT_REPEATABLE'],
+                           date=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
+                           kernel_code=publish.kernel_code())
     print()
     print(text)
     log('==> make bench (%s): %ds in all; results in %s'
