@@ -677,6 +677,19 @@ class TestFigures(unittest.TestCase):
         finally:
             shutil.rmtree(tmp)
 
+    def test_search_cover(self):
+        """Figure 1's cover form: probed / ns per wakeup, one line per LLC."""
+        recs = [dict(figure='1', kernel='patched', llc=llc, util='NO_SIS_UTIL',
+                     core='SIS_CORE', value=v, rounds=10, probes=10 * (llc + 1),
+                     scan_ns=4950 * llc // 8)
+                for llc in QUICK_LLC['llc'] for v in figures.VALUES]
+        cover = figures.cover_search(recs)
+        self.assertEqual(cover.splitlines()[0], 'LLC  default      -10          -19          -20')
+        self.assertEqual(cover.splitlines()[1],
+                         '8    9 / 495      9 / 495      9 / 495      9 / 495')
+        self.assertEqual(len(cover.splitlines()), 1 + len(QUICK_LLC['llc']))
+        self.assertIsNone(figures.cover_search(recs[1:]))
+
 
 class TestRunner(unittest.TestCase):
     def test_boot_environment_from_settings(self):
