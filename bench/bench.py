@@ -68,13 +68,17 @@ def run(boots, outdir, boot_one, ids, **meta):
     return data, text, missing
 
 
+def run_ids(data):
+    """The figure ids of a runs.json: kept there, or an older one's --only."""
+    return figures.select(','.join(data['figures']) if data.get('figures')
+                          else data.get('only'))
+
+
 def report_again(outdir):
     """--report: tables.md and the plots of @outdir again, from its runs.json."""
     with open(os.path.join(outdir, 'runs.json')) as f:
         data = json.load(f)
-    # runs.json keeps the figure ids; an older one the --only string.
-    ids = figures.select(','.join(data['figures']) if data.get('figures')
-                         else data.get('only'))
+    ids = run_ids(data)
     text, missing = report.write(data, outdir, [figures.FIGURES[i] for i in ids])
     print(text)
     return 1 if missing else 0
@@ -84,8 +88,7 @@ def publish_run(outdir):
     """--publish: the figures of @outdir's runs.json into docs/results.md."""
     with open(os.path.join(outdir, 'runs.json')) as f:
         data = json.load(f)
-    ids = figures.select(','.join(data['figures']) if data.get('figures')
-                         else data.get('only'))
+    ids = run_ids(data)
     missing = [r for r in data['runs'] if not r['ok']]
     if missing:
         print('bench: %s has %d runs without a result: not published'

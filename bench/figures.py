@@ -1172,18 +1172,24 @@ PACK_COVER = (('baseline, default', 'baseline', None, None),
               ('19, pack switch off', 'patched', 19, 'off'))
 
 
+def mix_run(records, kernel, value, face=None):
+    """Figure 10's one run of the mix on @kernel at @value (with the pack
+    switch @face, 'on' or 'off', if given), or None."""
+    got = [r for r in records if r['figure'] == '10' and pack_threads(r) == PACK_MIX and
+           r['kernel'] == kernel and r.get('value') == value and
+           (face is None or face_of(r, 'LATENCY_PACK') == face)]
+    return got[0] if len(got) == 1 else None
+
+
 def cover_pack(records):
     """Figure 10's mix as the cover letter quotes it; None without the runs."""
     out = ['%-22s %8s %11s %11s %16s' % ('mix of 4 threads', 'wakeups', 'on loads %',
                                          'cores used', 'CPUs off loads')]
     for label, kernel, v, face in PACK_COVER:
-        got = [r for r in records if r['figure'] == '10' and pack_threads(r) == PACK_MIX and
-               r['kernel'] == kernel and r.get('value') == v and
-               (face is None or face_of(r, 'LATENCY_PACK') == face)]
-        if len(got) != 1 or any(num(got[0], k) is None for k in
-                                ('wakeups', 'on_loads', 'cores_used', 'off_loads_cpus')):
+        r = mix_run(records, kernel, v, face)
+        if not r or any(num(r, k) is None for k in
+                        ('wakeups', 'on_loads', 'cores_used', 'off_loads_cpus')):
             return None
-        r = got[0]
         out.append('%-22s %8s %11s %11s %16s'
                    % (label, fmt(num(r, 'wakeups'), 0), fmt(100 * num(r, 'on_loads'), 1),
                       fmt(num(r, 'cores_used'), 0), fmt(num(r, 'off_loads_cpus'), 3)))
@@ -1194,15 +1200,9 @@ def claims_pack_mix(records):
     """The mix at 19 with the face: more than half of its wakeups on the
     loads' cores, no more cores used than the mix at 0 and on the baseline,
     and at most half the baseline's CPU time off the loads' cores."""
-    mixes = [r for r in records if r['figure'] == '10' and pack_threads(r) == PACK_MIX]
-
-    def one(pick):
-        got = [r for r in mixes if pick(r)]
-        return got[0] if len(got) == 1 else None
-    packed = one(lambda r: r['kernel'] == 'patched' and r.get('value') == 19 and
-                 face_of(r, 'LATENCY_PACK') == 'on')
-    zero = one(lambda r: r['kernel'] == 'patched' and r.get('value') == 0)
-    base = one(lambda r: r['kernel'] == 'baseline')
+    packed = mix_run(records, 'patched', 19, 'on')
+    zero = mix_run(records, 'patched', 0)
+    base = mix_run(records, 'baseline', None)
     label = ('the mix at 19 with LATENCY_PACK: more than half of its wakeups on the loads\' '
              'cores, no more cores used than at 0 and on the baseline, and at most half '
              'the baseline\'s CPU time off the loads\' cores')
