@@ -177,7 +177,8 @@ def write(data, outdir, figures):
     recs, mode = data['runs'], data['mode']
     md = ['# latency nice benchmarks (%s mode)\n' % mode,
           'Kernel source: Debian linux-source-6.12 %s; baseline = that tree, patched = '
-          'with the series; same config (configs/latnice.config), same QEMU command.  '
+          'with the series; same config (configs/latnice.config plus configs/bench.config: '
+          'no lockdep), same QEMU command.  '
           'Repeatable mode: `-icount %s` with `-seed 1` and `norandmaps` (virtual time '
           'advances with the instructions executed by all vCPUs, one at a time).  '
           'Wall-clock mode: multi-threaded TCG on a 2-core host, noisy.\n'

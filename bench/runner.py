@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """make bench's runner: builds what the boots need and boots them.
 
-build() installs gnuplot, builds the patched kernel and the guest programs
-(make programs), the baseline kernel (a git worktree of the base commit at
-BASE_SRC, built into BASE_OBJ) and lnbench ($BUILD/bench/lnbench).
+build() installs gnuplot, builds the guest programs (make programs), the
+two kernels it measures, both from configs/latnice.config plus
+configs/bench.config (the test config without lockdep): the patched tree
+into BENCH_OBJ and the baseline (a git worktree of the base commit at
+BASE_SRC) into BASE_OBJ, and lnbench ($BUILD/bench/lnbench).
 boot() runs one boot through scripts/boot.sh into the folder it is given;
 boot.sh (scripts/qemu.py) leaves its verdict.json there, which the report
 reads.  Every path and version comes from scripts/settings.
@@ -34,7 +36,7 @@ def sh(cmd, **kw):
 
 def kernel_of(kernel, s):
     """The bzImage of the baseline or the patched kernel."""
-    obj = {'baseline': s['BASE_OBJ'], 'patched': s['OBJ']}[kernel]
+    obj = {'baseline': s['BASE_OBJ'], 'patched': s['BENCH_OBJ']}[kernel]
     return os.path.join(obj, 'arch', 'x86', 'boot', 'bzImage')
 
 
@@ -76,7 +78,10 @@ def build(s):
         log('==> baseline tree: a git worktree of the pristine base at %s' % base_tree)
         sh(['git', '-C', src, 'worktree', 'prune'])
         sh(['git', '-C', src, 'worktree', 'add', '-q', '--detach', base_tree, 'base'])
-    sh([os.path.join(TOP, 'scripts', 'build-kernel.sh'), base_tree, s['BASE_OBJ']])
+    frags = [os.path.join(TOP, 'configs', f) for f in ('latnice.config', 'bench.config')]
+    build_kernel = os.path.join(TOP, 'scripts', 'build-kernel.sh')
+    sh([build_kernel, src, s['BENCH_OBJ']] + frags)
+    sh([build_kernel, base_tree, s['BASE_OBJ']] + frags)
     return build_lnbench(s)
 
 

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Configure and build a kernel out of tree, with ccache.
 #
-# Usage: scripts/build-kernel.sh [TREE [OBJDIR]]   (defaults: $SRC, $OBJ)
+# Usage: scripts/build-kernel.sh [TREE [OBJDIR [FRAGMENT...]]]
+#        (defaults: $SRC, $OBJ, configs/latnice.config)
 #
-# The config is tinyconfig plus configs/latnice.config, then olddefconfig;
-# every option of the fragment is checked in the result.  It is made in a
+# The config is tinyconfig plus the fragments in order (make bench adds
+# configs/bench.config after latnice.config), then olddefconfig; every
+# option of the fragments is checked in the result.  It is made in a
 # scratch folder and copied over OBJDIR/.config only when it differs, so
 # an unchanged config rebuilds nothing.  Compiler output goes to
 # OBJDIR/build.log; the terminal gets progress lines.
@@ -14,7 +16,14 @@ set -euo pipefail
 
 tree=${1:-$SRC}
 obj=${2:-$OBJ}
-frag=$TOP/configs/latnice.config
+if [ $# -gt 2 ]; then
+	frags=("${@:3}")
+else
+	frags=("$TOP/configs/latnice.config")
+fi
+for f in "${frags[@]}"; do
+	[ -f "$f" ] || die "no config fragment $f"
+done
 [ -f "$tree/Makefile" ] || die "no kernel tree at $tree: run 'make source' first"
 mkdir -p "$obj"
 export ARCH=x86_64
@@ -28,12 +37,12 @@ rm -rf "$work"
 mkdir -p "$work"
 make -s -C "$tree" O="$work" tinyconfig >"$work/log" 2>&1 ||
 	{ cat "$work/log" >&2; die "make tinyconfig failed"; }
-"$tree/scripts/kconfig/merge_config.sh" -m -O "$work" "$work/.config" "$frag" >>"$work/log" 2>&1 ||
+"$tree/scripts/kconfig/merge_config.sh" -m -O "$work" "$work/.config" "${frags[@]}" >>"$work/log" 2>&1 ||
 	{ cat "$work/log" >&2; die "merge_config.sh failed"; }
 make -s -C "$tree" O="$work" olddefconfig >>"$work/log" 2>&1 ||
 	{ cat "$work/log" >&2; die "make olddefconfig failed"; }
-python3 "$TOP/scripts/check-config.py" --tree "$tree" "$frag" "$work/.config" ||
-	die "fix $frag (the merged config is $work/.config)"
+python3 "$TOP/scripts/check-config.py" --tree "$tree" "${frags[@]}" "$work/.config" ||
+	die "fix ${frags[*]} (the merged config is $work/.config)"
 if cmp -s "$work/.config" "$obj/.config"; then
 	echo "    config unchanged"
 else

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check that every option of a config fragment made it into a .config.
 
-Usage: check-config.py [--tree DIR] FRAGMENT DOTCONFIG
+Usage: check-config.py [--tree DIR] FRAGMENT... DOTCONFIG
 
 "CONFIG_X=v" in the fragment needs the same line in .config; "# CONFIG_X
 is not set" needs X unset (absent or "is not set").  Prints one line per
 option that did not stick, with what .config has instead, and exits 1.
+With several fragments (merged in that order, as merge_config.sh does), an
+option a later fragment names is checked against the later line only.
 
 Options after a line "# --- Added by the series" name symbols the series
 adds: with --tree DIR, one that DIR's Kconfig files do not define (a tree
@@ -51,12 +53,19 @@ def kconfig_symbols(tree):
     return syms
 
 
-def check(fragment_lines, config_lines, tree_symbols=None, skipped=None):
+def fragment_options(lines):
+    """The options a fragment's lines name, set or unset."""
+    return set(read_config(lines))
+
+
+def check(fragment_lines, config_lines, tree_symbols=None, skipped=None,
+          overridden=frozenset()):
     """Return a list of messages, one per option that did not stick.
 
     tree_symbols: the symbols the tree defines (None: do not look); an
     option of the series section missing from them is appended to
-    skipped instead of failing.
+    skipped instead of failing.  overridden: options a later fragment
+    names, not checked against this one.
     """
     have = read_config(config_lines)
     bad = []
@@ -74,7 +83,7 @@ def check(fragment_lines, config_lines, tree_symbols=None, skipped=None):
             m = UNSET.match(line)
             if m:
                 opt, want = m.group(1), 'n'
-        if want is None:
+        if want is None or opt in overridden:
             continue
         got = have.get(opt, 'n')
         if (got != want and series and tree_symbols is not None and
@@ -94,23 +103,31 @@ def main(argv):
     tree = None
     if len(argv) == 4 and argv[0] == '--tree':
         tree, argv = argv[1], argv[2:]
-    if len(argv) != 2:
+    if len(argv) < 2:
         sys.exit(__doc__)
-    with open(argv[0]) as f:
-        frag = f.readlines()
-    with open(argv[1]) as f:
+    frags = []
+    for path in argv[:-1]:
+        with open(path) as f:
+            frags.append((path, f.readlines()))
+    with open(argv[-1]) as f:
         conf = f.readlines()
-    skipped = []
-    bad = check(frag, conf, kconfig_symbols(tree) if tree else None, skipped)
-    for opt in skipped:
-        print('config: %s skipped: this tree does not define it (yet)' % opt)
-    for b in bad:
-        print('config: ' + b)
-    if bad:
-        print('config: %d option(s) of %s did not stick: a dependency is '
-              'missing from the fragment' % (len(bad), argv[0]))
-        return 1
-    return 0
+    symbols = kconfig_symbols(tree) if tree else None
+    failed = 0
+    for i, (path, frag) in enumerate(frags):
+        later = set()
+        for _, lines in frags[i + 1:]:
+            later |= fragment_options(lines)
+        skipped = []
+        bad = check(frag, conf, symbols, skipped, later)
+        for opt in skipped:
+            print('config: %s skipped: this tree does not define it (yet)' % opt)
+        for b in bad:
+            print('config: ' + b)
+        if bad:
+            print('config: %d option(s) of %s did not stick: a dependency is '
+                  'missing from the fragment' % (len(bad), path))
+            failed = 1
+    return failed
 
 
 if __name__ == '__main__':

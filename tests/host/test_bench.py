@@ -703,12 +703,13 @@ class TestRunner(unittest.TestCase):
         self.assertEqual((env['TOPO'], env['ACCEL'], env['GUEST_TIMEOUT'], env['SHOW']),
                          ('1x4x2', 'tcg', s['BENCH_TIMEOUT'], 'none'))
         env = runner.boot_env(wall, s, environ={'SHOW': 'progress'})
-        self.assertEqual(env['KERNEL'], os.path.join(s['OBJ'], 'arch/x86/boot/bzImage'))
+        self.assertEqual(env['KERNEL'], os.path.join(s['BENCH_OBJ'], 'arch/x86/boot/bzImage'))
+        self.assertNotEqual(s['BENCH_OBJ'], s['OBJ'])
         self.assertEqual((env['ICOUNT'], env['SHOW']), ('', 'progress'))
         s = settings.load(env={'BUILD': '/elsewhere', 'BENCH_TIMEOUT': '7'})
         self.assertEqual(runner.lnbench_path(s), '/elsewhere/bench/lnbench')
         self.assertEqual(runner.kernel_of('baseline', s),
-                         '/elsewhere/obj-baseline/arch/x86/boot/bzImage')
+                         '/elsewhere/obj-bench-baseline/arch/x86/boot/bzImage')
         self.assertEqual(runner.boot_env(wall, s, environ={})['GUEST_TIMEOUT'], '7')
 
     def test_boot_calls_boot_sh(self):
@@ -754,7 +755,7 @@ class TestRunner(unittest.TestCase):
         for name in ('bench.py', 'figures.py', 'runner.py', 'report.py'):
             with open(os.path.join(TOP, 'bench', name)) as f:
                 text = f.read()
-            for word in ('obj-patched', 'obj-baseline', 'linux-base', "'build'",
+            for word in ('obj-patched', 'obj-bench', 'linux-base', "'build'",
                          "'results'", '6.12.1', 'lib.sh', 'guest.sh', "'programs', 'latnice'"):
                 self.assertNotIn(word, text, name)
         self.assertFalse(os.path.exists(os.path.join(TOP, 'scripts', 'bench.py')))

@@ -87,6 +87,51 @@ class TestCheckConfig(unittest.TestCase):
         self.assertTrue(any('CONFIG_PROVE_LOCKING' in b for b in bad))
         self.assertTrue(any('CONFIG_DEBUG_ATOMIC_SLEEP' in b for b in bad))
 
+    def test_later_fragment_wins(self):
+        """The test fragment wants lockdep, the bench fragment turns it off:
+        a bench .config without it passes, one with it fails on the bench
+        line, and the test fragment's other lines are still checked."""
+        with tempfile.TemporaryDirectory() as d:
+            test = os.path.join(d, 'test.config')
+            bench = os.path.join(d, 'bench.config')
+            conf = os.path.join(d, '.config')
+            with open(test, 'w') as f:
+                f.write('CONFIG_SMP=y\nCONFIG_PROVE_LOCKING=y\n')
+            with open(bench, 'w') as f:
+                f.write('# CONFIG_PROVE_LOCKING is not set\n')
+
+            def run(lines, *frags):
+                with open(conf, 'w') as f:
+                    f.write(lines)
+                return subprocess.run([sys.executable, SCRIPT] + list(frags) + [conf],
+                                      stdout=subprocess.PIPE, text=True)
+            self.assertEqual(run('CONFIG_SMP=y\n', test, bench).returncode, 0)
+            r = run('CONFIG_SMP=y\nCONFIG_PROVE_LOCKING=y\n', test, bench)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn('bench.config', r.stdout)
+            self.assertNotIn('test.config', r.stdout)
+            r = run('CONFIG_SMP=y\nCONFIG_PROVE_LOCKING=y\n', test)
+            self.assertEqual(r.returncode, 0)
+            r = run('', test, bench)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn('CONFIG_SMP', r.stdout)
+
+    def test_bench_fragment_turns_off_every_check(self):
+        """Each correctness check the test fragment turns on, the bench
+        fragment turns off: a debug option added to one must be added to
+        the other."""
+        top = os.path.join(HERE, '..', '..', 'configs')
+        with open(os.path.join(top, 'latnice.config')) as f:
+            test = check_config.read_config(f.readlines())
+        with open(os.path.join(top, 'bench.config')) as f:
+            bench = check_config.read_config(f.readlines())
+        checks = [o for o in test if o.startswith(('CONFIG_PROVE_', 'CONFIG_DEBUG_ATOMIC',
+                                                     'CONFIG_LOCKDEP', 'CONFIG_DEBUG_LOCK'))]
+        self.assertIn('CONFIG_PROVE_LOCKING', checks)
+        for o in checks:
+            self.assertEqual(bench.get(o), 'n', o)
+        self.assertTrue(all(v == 'n' for v in bench.values()), bench)
+
 
 if __name__ == '__main__':
     unittest.main()
