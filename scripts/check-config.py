@@ -101,7 +101,7 @@ def check(fragment_lines, config_lines, tree_symbols=None, skipped=None,
 
 def main(argv):
     tree = None
-    if len(argv) == 4 and argv[0] == '--tree':
+    if len(argv) >= 2 and argv[0] == '--tree':
         tree, argv = argv[1], argv[2:]
     if len(argv) < 2:
         sys.exit(__doc__)

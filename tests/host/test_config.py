@@ -115,6 +115,12 @@ class TestCheckConfig(unittest.TestCase):
             r = run('', test, bench)
             self.assertEqual(r.returncode, 1)
             self.assertIn('CONFIG_SMP', r.stdout)
+            # As build-kernel.sh calls it: --tree, then the fragments.
+            with open(conf, 'w') as f:
+                f.write('CONFIG_SMP=y\n')
+            r = subprocess.run([sys.executable, SCRIPT, '--tree', d, test, bench, conf],
+                               stdout=subprocess.PIPE, text=True)
+            self.assertEqual(r.returncode, 0, r.stdout)
 
     def test_bench_fragment_turns_off_every_check(self):
         """Each correctness check the test fragment turns on, the bench
