@@ -6,6 +6,11 @@
 #   make run CMD='...' EXTRA='file ...'   your command in the guest
 #
 # Steps, each also a target: setup, source, apply, kernel, programs.
+# make system builds the guest's Debian system image (systemd as PID 1,
+# Debian's packages; cached, rebuilt when system/packages changes); the
+# "system" scenario of make check boots it, and so does
+# make run ROOTFS=system CMD='...'.  make deb builds latnice's Debian
+# package (latnice/debian; the guests get it in /tests).
 # make bisect builds and boots the base and every patch of the series
 # (BISECT_STEPS=15-16: only those steps; 0 is the base).
 # make matrix builds the series in the configurations of build bots and
@@ -26,7 +31,7 @@ export $(shell sed -n 's/^\([A-Z][A-Z0-9_]*\)=.*/\1/p' scripts/settings) CMD
 
 S := scripts
 
-.PHONY: all help setup source apply export kernel programs check demo run bisect \
+.PHONY: all help setup source apply export kernel programs system deb check demo run bisect \
 	matrix bench host-check clean distclean
 
 all: help
@@ -51,6 +56,12 @@ kernel: apply
 
 programs: kernel
 	@$(S)/build-programs.sh
+
+system: setup
+	@$(S)/build-system.sh
+
+deb: setup
+	@$(S)/build-deb.sh
 
 check:
 	@$(S)/check.sh

@@ -9,7 +9,10 @@
 #   CMDFILE      a shell script the guest runs as /run/cmd
 #   DEST=SRC     files to put in the guest (DEST: path in the guest)
 # Settings (scripts/settings; the environment wins): TOPO, ACCEL,
-# GUEST_TIMEOUT, SHOW, APPEND, ICOUNT, AUTOGROUP, NUMBERING, and KERNEL (default: OBJ's bzImage).
+# GUEST_TIMEOUT, SHOW, APPEND, ICOUNT, AUTOGROUP, NUMBERING, ROOTFS, and
+# KERNEL (default: OBJ's bzImage).  ROOTFS=system boots the Debian system
+# image (scripts/mkrootfs.sh: root.img instead of initramfs.cpio) with
+# systemd as PID 1 and 2 GiB of memory.
 # The exit status is the guest command's, or non-zero when the kernel
 # splats, the guest crashes or QEMU times out.  Callers read the verdict
 # from RESULTS_DIR/verdict.json (scripts/verdict.py counts|problems DIR).
@@ -64,16 +67,35 @@ apart)
 	;;
 *) die "NUMBERING=$NUMBERING: adjacent or apart" ;;
 esac
-"$TOP/scripts/mkinitramfs.sh" "$dir/initramfs.cpio" "$cmdfile" "$@"
+case $ROOTFS in
+'')
+	"$TOP/scripts/mkinitramfs.sh" "$dir/initramfs.cpio" "$cmdfile" "$@"
+	root=(--initrd "$dir/initramfs.cpio")
+	;;
+system)
+	"$TOP/scripts/build-system.sh"
+	"$TOP/scripts/mkrootfs.sh" "$dir/root.img" "$cmdfile" "$@"
+	root=(--root "$dir/root.img" --memory 2G)
+	;;
+*) die "ROOTFS=$ROOTFS: empty (the initramfs) or system" ;;
+esac
 
 case $AUTOGROUP in
 on) AUTOGROUP_ARG= ;;
 off) AUTOGROUP_ARG=noautogroup ;;
 *) die "AUTOGROUP=$AUTOGROUP: on or off" ;;
 esac
-args=(--kernel "$KERNEL" --initrd "$dir/initramfs.cpio" --results "$dir"
+args=(--kernel "$KERNEL" "${root[@]}" --results "$dir"
       --topo "$TOPO" --accel "$ACCEL" --timeout "$GUEST_TIMEOUT" --show "$SHOW"
       --append "sched_verbose${AUTOGROUP_ARG:+ $AUTOGROUP_ARG} LATNICE_NUMBERING=$NUMBERING $APPEND")
 [ -n "$ICOUNT" ] && args+=(--icount "$ICOUNT")
-echo "    guest: $TOPO ($ACCEL${ICOUNT:+, -icount $ICOUNT}${madt:+, siblings numbered apart}), results in ${dir#"$TOP"/}"
-exec python3 "$TOP/scripts/qemu.py" "${args[@]}"
+echo "    guest: $TOPO ($ACCEL${ICOUNT:+, -icount $ICOUNT}${madt:+, siblings numbered apart}${ROOTFS:+, root: $ROOTFS}), results in ${dir#"$TOP"/}"
+if [ -z "$ROOTFS" ]; then
+	exec python3 "$TOP/scripts/qemu.py" "${args[@]}"
+fi
+# The root disk is a copy of the cached image (1 GiB or more): the console
+# log and the verdict are what a run keeps.
+rc=0
+python3 "$TOP/scripts/qemu.py" "${args[@]}" || rc=$?
+rm -f "$dir/root.img"
+exit "$rc"

@@ -87,7 +87,7 @@ new_results() {
 # with its topology, kernel arguments and programs; results in DIR, whose
 # verdict.json the caller reads.  Returns boot.sh's exit status.
 run_scenario() {
-	local name=$1 dir=$2 files SC_TITLE SC_TOPO SC_APPEND SC_ICOUNT SC_AUTOGROUP SC_NUMBERING icount=
+	local name=$1 dir=$2 files SC_TITLE SC_TOPO SC_APPEND SC_ICOUNT SC_AUTOGROUP SC_NUMBERING SC_ROOTFS icount=
 	eval "$(python3 "$TOP/scripts/scenario.py" shell "$name")"
 	[ -n "${SC_TOPO:-}" ] || return 2
 	mkdir -p "$dir"
@@ -97,12 +97,12 @@ run_scenario() {
 	[ "$SC_ICOUNT" = yes ] && icount=$ICOUNT_REPEATABLE
 	TOPO=$SC_TOPO APPEND="$APPEND $SC_APPEND" ICOUNT=${ICOUNT:-$icount} \
 		AUTOGROUP=${SC_AUTOGROUP:-$AUTOGROUP} NUMBERING=${SC_NUMBERING:-$NUMBERING} \
-		"$TOP/scripts/boot.sh" "$dir" "$dir/cmd" "${files[@]}"
+		ROOTFS=${SC_ROOTFS:-$ROOTFS} "$TOP/scripts/boot.sh" "$dir" "$dir/cmd" "${files[@]}"
 }
 
 # scenario_title NAME: the title line of a scenario, for stage headers.
 scenario_title() {
-	local SC_TITLE SC_TOPO SC_APPEND SC_ICOUNT SC_AUTOGROUP SC_NUMBERING
+	local SC_TITLE SC_TOPO SC_APPEND SC_ICOUNT SC_AUTOGROUP SC_NUMBERING SC_ROOTFS
 	eval "$(python3 "$TOP/scripts/scenario.py" shell "$1")"
 	printf '%s (scenario %s, topology %s)\n' "$SC_TITLE" "$1" "$SC_TOPO"
 }

@@ -3,6 +3,10 @@
 """Boot a kernel in QEMU with an initramfs, keep its console, judge it.
 
     qemu.py --kernel BZIMAGE --initrd CPIO --results DIR [options]
+    qemu.py --kernel BZIMAGE --root IMAGE --results DIR [options]
+
+--root boots a root disk instead (virtio-blk, ext4: the Debian system
+image of scripts/mkrootfs.sh, with its own init, systemd).
 
 Writes into DIR: qemu-command (the exact command line), console.log,
 qemu-stderr.log and verdict.json (scripts/verdict.py judges the console).
@@ -50,9 +54,16 @@ def qemu_command(args):
            '-smp', 'cpus=%d,sockets=%d,cores=%d,threads=%d' % (ncpu, s, c, t),
            '-m', args.memory,
            '-serial', 'stdio',
-           '-kernel', args.kernel,
-           '-initrd', args.initrd,
-           '-append', append]
+           '-kernel', args.kernel]
+    if args.root:
+        # No initramfs: the kernel mounts the disk itself.
+        cmd += ['-drive', 'file=%s,if=virtio,format=raw' % args.root]
+        # systemd's status lines only for failures, so that they do not
+        # come between the lines of the harness's command on the console.
+        append += ' root=/dev/vda rw systemd.show_status=error'
+    else:
+        cmd += ['-initrd', args.initrd]
+    cmd += ['-append', append]
     if args.icount:
         # Repeatable runs: a seeded random number generator for the guest
         # (RDRAND) and no address space randomization in it.
@@ -141,7 +152,9 @@ def run(args):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--kernel', required=True)
-    ap.add_argument('--initrd', required=True)
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument('--initrd', help='the initramfs (its /init runs the command)')
+    where.add_argument('--root', help='a root disk image (virtio-blk, ext4)')
     ap.add_argument('--results', required=True, help='folder for the logs')
     ap.add_argument('--topo', required=True, help='SOCKETSxCORESxTHREADS')
     ap.add_argument('--accel', choices=('tcg', 'kvm'), default='tcg')

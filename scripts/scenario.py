@@ -22,6 +22,10 @@ starting with # are comments (the first ones describe the scenario):
                                 (many Intel machines': thread 0 of every
                                 core first; optional, default: the
                                 NUMBERING setting)
+    rootfs: system              the guest's root: the Debian system image
+                                with systemd as PID 1 (scripts/mkrootfs.sh;
+                                optional, default: the initramfs); not
+                                with cgroup: v1 or numbering: apart
     program: NAME COMMAND...    a program, as initramfs/run-tests runs it
                                 (repeatable; one at least)
 
@@ -31,7 +35,8 @@ Command line (for scripts/lib.sh):
                                 SC_APPEND (kernel arguments), SC_ICOUNT (yes|no),
                                 SC_AUTOGROUP (on|off, empty: the setting's),
                                 SC_NUMBERING (adjacent|apart, empty: the
-                                setting's)
+                                setting's), SC_ROOTFS (system, empty: the
+                                initramfs)
     scenario.py programs NAME   the programs, one "NAME COMMAND" a line
 """
 import os
@@ -42,7 +47,8 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIR = os.path.join(TOP, 'tests', 'guest', 'scenarios')
 KEYS = {'title', 'order', 'targets', 'topology', 'append', 'cgroup', 'icount',
-        'autogroup', 'numbering', 'program'}
+        'autogroup', 'numbering', 'rootfs', 'program'}
+ROOTFS = ('system',)
 TARGETS = {'check', 'bisect'}
 NAME_RE = re.compile(r'^[a-z0-9][a-z0-9-]*$')
 TOPO_RE = re.compile(r'^(\d+)x(\d+)x(\d+)$')
@@ -56,7 +62,7 @@ def parse(text, name='?'):
     """A scenario file's text as a dict; ScenarioError names what is wrong."""
     sc = {'name': name, 'title': None, 'order': 50, 'targets': set(),
           'topology': None, 'append': '', 'cgroup': 'v2', 'icount': False,
-          'autogroup': None, 'numbering': '', 'programs': []}
+          'autogroup': None, 'numbering': '', 'rootfs': '', 'programs': []}
 
     def bad(n, why):
         raise ScenarioError('scenario %s, line %d: %s' % (name, n, why))
@@ -100,6 +106,10 @@ def parse(text, name='?'):
             if val not in 'adjacent apart'.split():
                 bad(n, 'numbering must be adjacent or apart, not %r' % val)
             sc['numbering'] = val
+        elif key == 'rootfs':
+            if val not in ROOTFS:
+                bad(n, 'rootfs must be %s, not %r' % (' or '.join(ROOTFS), val))
+            sc['rootfs'] = val
         elif key == 'program':
             prog = val.split(None, 1)
             if len(prog) != 2:
@@ -110,6 +120,11 @@ def parse(text, name='?'):
             raise ScenarioError('scenario %s: no %s' % (name, key))
     if not sc['programs']:
         raise ScenarioError('scenario %s: no program' % name)
+    if sc['rootfs'] and (sc['cgroup'] == 'v1' or sc['numbering'] == 'apart'):
+        # systemd owns the cgroup hierarchy; the reordered MADT is loaded
+        # from an initramfs.
+        raise ScenarioError('scenario %s: rootfs: %s takes neither cgroup: v1 nor '
+                            'numbering: apart' % (name, sc['rootfs']))
     names = [p for p, _ in sc['programs']]
     if len(set(names)) != len(names):
         raise ScenarioError('scenario %s: a program name twice' % name)
@@ -170,7 +185,8 @@ def main(argv, folder=DIR):
                          ('SC_ICOUNT', 'yes' if sc['icount'] else 'no'),
                          ('SC_AUTOGROUP', {True: 'on', False: 'off',
                                            None: ''}[sc['autogroup']]),
-                         ('SC_NUMBERING', sc['numbering'])):
+                         ('SC_NUMBERING', sc['numbering']),
+                         ('SC_ROOTFS', sc['rootfs'])):
             print('%s=%s' % (var, shlex.quote(val)))
     else:
         for p, cmd in sc['programs']:

@@ -32,6 +32,13 @@ PKGS=(qemu-system-x86 busybox-static gcc make flex bison bc libelf-dev
 #   rt-tests          make demo and make bench: cyclictest and hackbench in
 #                     the guest (the demo's last part, figure 6)
 PKGS+=(rt-tests)
+#   mmdebstrap genext2fs e2fsprogs
+#                     the Debian system image (make system, scripts/
+#                     build-system.sh) and its ext4 root for each boot
+PKGS+=(mmdebstrap genext2fs e2fsprogs)
+#   dpkg-dev debhelper
+#                     latnice's Debian package (make deb, scripts/build-deb.sh)
+PKGS+=(dpkg-dev debhelper)
 #   gnuplot-nox       make bench: the PNG plots
 [ "${1:-}" = bench ] && PKGS+=(gnuplot-nox)
 #   gcc-aarch64-linux-gnu  make matrix: the arm64 build

@@ -273,8 +273,11 @@ class TestTopo(unittest.TestCase):
             qemu = 'qemu-system-x86_64'
             kernel = 'bz'
             initrd = 'rd'
+            root = None
             icount = ''
         cmd = qemu.qemu_command(A)
+        self.assertEqual(cmd[cmd.index('-initrd') + 1], 'rd')
+        self.assertNotIn('-drive', cmd)
         self.assertIn('cpus=16,sockets=1,cores=8,threads=2', cmd)
         self.assertIn('tcg,thread=multi', cmd)
         self.assertNotIn('-icount', cmd)
@@ -286,6 +289,12 @@ class TestTopo(unittest.TestCase):
         self.assertEqual(cmd[cmd.index('-icount') + 1], 'shift=0,sleep=off')
         self.assertEqual(cmd[cmd.index('-seed') + 1], '1')
         self.assertIn('norandmaps', cmd[cmd.index('-append') + 1])
+        # A root disk: virtio-blk, no initramfs, the kernel mounts it.
+        A.root = 'root.img'
+        cmd = qemu.qemu_command(A)
+        self.assertNotIn('-initrd', cmd)
+        self.assertIn('file=root.img,if=virtio,format=raw', cmd)
+        self.assertIn('root=/dev/vda rw', cmd[cmd.index('-append') + 1])
 
 
 if __name__ == '__main__':
