@@ -11,7 +11,8 @@
 #   - the series' kselftests, built by the kernel's own selftest Makefile
 #     (tools/testing/selftests/sched: its TEST_GEN_FILES) into
 #     $BUILD/kselftest-sched, which keeps make's incremental rebuilds;
-#   - latnice, the tool.
+#   - latnice, the tool, static, and its Debian package
+#     (scripts/build-deb.sh), which the system scenario installs.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -62,6 +63,8 @@ fi
 # The latnice tool.
 make -s -C "$TOP/latnice" static O="$BUILD/programs-objs" KHDR="$inc" || die "building latnice failed"
 cp -p "$BUILD/programs-objs/latnice" "$work/"
+"$TOP/scripts/build-deb.sh"
+cp -p "$("$TOP/scripts/build-deb.sh" --path)" "$work/"
 
 rm -rf "$PROGRAMS"
 mv "$work" "$PROGRAMS"

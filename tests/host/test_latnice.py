@@ -16,8 +16,9 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, '..', '..', 'latnice')
 SYS_sched_getattr = 315  # x86_64
-# The version field of the man page's .TH line.
-TH_VERSION = re.compile(r'^\.TH LATNICE 1 "[^"]*" "latnice ([^"]*)"', re.M)
+# The version field of a man page's .TH line.
+TH_VERSION = re.compile(r'^\.TH [A-Z-]+ 1 "[^"]*" "latnice ([^"]*)"', re.M)
+MANS = ('latnice.1', 'latnice-cyclictest.1')
 
 
 def read(path):
@@ -242,31 +243,55 @@ class TestLatnice(unittest.TestCase):
 
     def test_man_page_version_is_VERSION(self):
         version = read(os.path.join(SRC, 'VERSION')).strip()
-        m = TH_VERSION.search(read(os.path.join(SRC, 'latnice.1')))
-        self.assertIsNotNone(m, 'latnice.1 has no .TH LATNICE 1 "date" "latnice VERSION" line')
-        self.assertEqual(m.group(1), version,
-                         'latnice.1 is not at VERSION: run make -C latnice, commit latnice.1')
+        for man in MANS:
+            m = TH_VERSION.search(read(os.path.join(SRC, man)))
+            self.assertIsNotNone(m, '%s has no .TH NAME 1 "date" "latnice VERSION" line' % man)
+            self.assertEqual(m.group(1), version,
+                             '%s is not at VERSION: run make -C latnice, commit it' % man)
+        # The Debian package's last entry is at VERSION too.
+        m = re.match(r'latnice \(([^)]*)\) ', read(os.path.join(SRC, 'debian', 'changelog')))
+        self.assertEqual(m.group(1), version, 'debian/changelog: add an entry at VERSION')
+
+    def test_cyclictest_man_page_renders_cleanly(self):
+        if not shutil.which('groff'):
+            self.skipTest('groff is not installed')
+        path = os.path.join(SRC, 'latnice-cyclictest.1')
+        r = subprocess.run(['groff', '-man', '-Tutf8', '-ww', '-z', path],
+                           capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stderr), (0, ''))
+        page = read(path)
+        for section in ('NAME', 'SYNOPSIS', 'DESCRIPTION', 'OPTIONS',
+                        'PERMISSIONS', 'EXIT STATUS', 'EXAMPLES', 'SEE ALSO'):
+            self.assertIn('.SH %s' % section, page)
+        # Every option of its -h is documented.
+        usage = subprocess.run(['sh', os.path.join(SRC, 'latnice-cyclictest'), '-h'],
+                               capture_output=True, text=True).stdout
+        for opt in re.findall(r'^ (-[a-z]) ', usage, re.M):
+            self.assertIn('.B' + ('I' if opt != '-k' and opt != '-h' else '') + ' \\' + opt, page)
 
     def test_make_takes_version_from_VERSION(self):
         if not shutil.which('make'):
             self.skipTest('make is not installed')
         src = tempfile.mkdtemp(dir=self.tmp)
-        for name in ('Makefile', 'latnice.c', 'latnice.1', 'VERSION'):
+        for name in ('Makefile', 'latnice.c', 'VERSION') + MANS + ('latnice-cyclictest',):
             shutil.copy(os.path.join(SRC, name), src)
         with open(os.path.join(src, 'VERSION'), 'w') as f:
             f.write('9.8.7\n')
-        os.utime(os.path.join(src, 'latnice.1'), (0, 0))  # older than VERSION
+        for man in MANS:
+            os.utime(os.path.join(src, man), (0, 0))  # older than VERSION
         root = os.path.join(src, 'root')
         subprocess.run(['make', '-s', '-C', src, 'install', 'DESTDIR=' + root,
                         'PREFIX=/usr'], check=True, capture_output=True)
         r = subprocess.run([os.path.join(root, 'usr/bin/latnice'), '--version'],
                            capture_output=True, text=True)
         self.assertEqual(r.stdout, 'latnice 9.8.7\n')
-        page = read(os.path.join(SRC, 'latnice.1'))
-        installed = read(os.path.join(root, 'usr/share/man/man1/latnice.1'))
-        self.assertEqual(TH_VERSION.search(installed).group(1), '9.8.7')
-        # Nothing but the version changes.
-        self.assertEqual(TH_VERSION.sub('', installed), TH_VERSION.sub('', page))
+        for man in MANS:
+            page = read(os.path.join(SRC, man))
+            installed = read(os.path.join(root, 'usr/share/man/man1', man))
+            self.assertEqual(TH_VERSION.search(installed).group(1), '9.8.7', man)
+            # Nothing but the version changes.
+            self.assertEqual(TH_VERSION.sub('', installed), TH_VERSION.sub('', page), man)
+        self.assertTrue(os.access(os.path.join(root, 'usr/bin/latnice-cyclictest'), os.X_OK))
 
 
 if __name__ == '__main__':
