@@ -2,35 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The latnice tool against the patched kernel, in the guest, as root.
 # Prints TAP, its plan last; each case says what it checks.
-n=0
-failed=0
-ok() { # DESCRIPTION CONDITION...
-	n=$((n + 1))
-	desc=$1
-	shift
-	if "$@"; then
-		echo "ok $n $desc"
-	else
-		echo "not ok $n $desc"
-		failed=$((failed + 1))
-	fi
-}
-has() { # OUTPUT TEXT: OUTPUT contains TEXT
-	case "$1" in *"$2"*) return 0 ;; esac
-	echo "# expected \"$2\" in: $1"
-	return 1
-}
-is() { # GOT WANT
-	[ "$1" = "$2" ] && return 0
-	echo "# got \"$1\", wanted \"$2\""
-	return 1
-}
-skip() { # DESCRIPTION REASON
-	n=$((n + 1))
-	echo "ok $n $1 # SKIP $2"
-}
-
-echo "TAP version 13"
+. /tests/tap.sh
 
 out=$(latnice -n -5 sh -c 'latnice -p $$' 2>&1)
 ok "runs a command at the value" has "$out" "current latency nice: -5"
@@ -164,5 +136,4 @@ kill $pid $npid
 wait $pid $npid 2>/dev/null
 rmdir $cg/lt/sub $cg/lt
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

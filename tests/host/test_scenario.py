@@ -124,8 +124,14 @@ class TestProjectScenarios(unittest.TestCase):
     def test_check_covers_what_it_did(self):
         check = {s['name']: s for s in scenario.scenarios('check')}
         self.assertEqual(list(check), ['main', 'llc16', 'apart', 'cgroup-v1', 'slice',
-                                       'pack-icount', 'keys', 'first-sensitive',
+                                       'pack-icount', 'keys', 'system', 'first-sensitive',
                                        'autogroup'])
+        # The Debian system: systemd as PID 1 in repeatable time, where its
+        # latency check judges microseconds; the only boot without the
+        # initramfs.
+        self.assertEqual([n for n, s in check.items() if s['rootfs']], ['system'])
+        self.assertTrue(check['system']['icount'])
+        self.assertIn('LATNICE_SYSTEM_REPEATABLE=1', dict(check['system']['programs'])['system'])
         # The keys test alone in its boot: it can fail only as the first value.
         self.assertEqual(list(dict(check['keys']['programs']).values()),
                          ['env LATENCY_NICE_FIRST_VALUE=1 /tests/latency_nice_test '
