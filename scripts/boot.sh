@@ -3,6 +3,8 @@
 # Boot the built kernel in QEMU with a command and files, and judge it.
 #
 # Usage: scripts/boot.sh RESULTS_DIR CMDFILE [DEST=SRC ...]
+#        scripts/boot.sh RESULTS_DIR - [DEST=SRC ...]   (ROOTFS=system only:
+#                a root shell on this terminal instead of a command)
 #   RESULTS_DIR  the run's folder (made if missing; new_results in lib.sh
 #                makes a dated one): qemu-command, console.log,
 #                qemu-stderr.log, initramfs.cpio, guest-cmd, verdict.json
@@ -27,7 +29,13 @@ shift 2
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing: run scripts/setup.sh"
 
 mkdir -p "$dir"
-cp "$cmdfile" "$dir/guest-cmd"
+interactive=
+if [ "$cmdfile" = - ]; then
+	[ "$ROOTFS" = system ] || die "a shell on the console needs ROOTFS=system (the initramfs runs a command)"
+	interactive=--interactive
+else
+	cp "$cmdfile" "$dir/guest-cmd"
+fi
 
 # KVM: hangs on some hosts (no console output at all), so use it only when
 # a probe guest boots and exits within 20 seconds.  The answer is kept in
@@ -89,6 +97,7 @@ args=(--kernel "$KERNEL" "${root[@]}" --results "$dir"
       --topo "$TOPO" --accel "$ACCEL" --timeout "$GUEST_TIMEOUT" --show "$SHOW"
       --append "sched_verbose${AUTOGROUP_ARG:+ $AUTOGROUP_ARG} LATNICE_NUMBERING=$NUMBERING $APPEND")
 [ -n "$ICOUNT" ] && args+=(--icount "$ICOUNT")
+[ -n "$interactive" ] && args+=("$interactive")
 echo "    guest: $TOPO ($ACCEL${ICOUNT:+, -icount $ICOUNT}${madt:+, siblings numbered apart}${ROOTFS:+, root: $ROOTFS}), results in ${dir#"$TOP"/}"
 if [ -z "$ROOTFS" ]; then
 	exec python3 "$TOP/scripts/qemu.py" "${args[@]}"

@@ -4,7 +4,9 @@
 # mkinitramfs.sh for boots with ROOTFS=system.
 #
 # Usage: scripts/mkrootfs.sh OUT.img CMDFILE [DEST=SRC ...]
-#   CMDFILE  shell script the guest runs (latnice-guest.service runs it)
+#   CMDFILE  shell script the guest runs (latnice-guest.service runs it);
+#            "-": none, and root logged in on the serial console instead
+#            (make run ROOTFS=system without a command)
 #   DEST=SRC extra files: DEST is the path in the guest, SRC on the host
 #
 # The image is the cached archive (scripts/build-system.sh) with
@@ -23,7 +25,23 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ov=$work/root
 cp -a "$TOP/system/overlay" "$ov"
-install -D -m 755 "$cmdfile" "$ov/usr/local/lib/latnice/cmd"
+if [ "$cmdfile" = - ]; then
+	# A shell for a person: no command (latnice-guest.service's condition
+	# fails), and the serial console's getty, masked for the harness's
+	# runs, logs root in.
+	rm "$ov/etc/systemd/system/serial-getty@ttyS0.service"
+	mkdir -p "$ov/etc/systemd/system/serial-getty@ttyS0.service.d"
+	printf '%s\n' '[Service]' 'ExecStart=' \
+		'ExecStart=-/sbin/agetty --autologin root --keep-baud 115200,57600,38400,9600 %I $TERM' \
+		>"$ov/etc/systemd/system/serial-getty@ttyS0.service.d/autologin.conf"
+	mkdir -p "$ov/etc/profile.d"
+	printf '%s\n' 'export PATH=$PATH:/tests:/extra' \
+		'echo "latency nice on Debian $(cat /etc/debian_version), systemd as PID 1: latnice and the tests are in /tests;"' \
+		'echo "dpkg -i /tests/latnice_*.deb installs latnice and latnice-cyclictest; poweroff to leave."' \
+		>"$ov/etc/profile.d/latnice.sh"
+else
+	install -D -m 755 "$cmdfile" "$ov/usr/local/lib/latnice/cmd"
+fi
 install -D -m 755 "$TOP/initramfs/run-tests" "$ov/usr/local/bin/run-tests"
 mkdir -p "$ov/tests" "$ov/extra"
 for pair in "$@"; do

@@ -7,6 +7,9 @@
 
 --root boots a root disk instead (virtio-blk, ext4: the Debian system
 image of scripts/mkrootfs.sh, with its own init, systemd).
+--interactive gives the console to the terminal instead (make run
+ROOTFS=system without a command: a root shell on the Debian system); the
+guest is not judged, and QEMU's exit status is returned.
 
 Writes into DIR: qemu-command (the exact command line), console.log,
 qemu-stderr.log and verdict.json (scripts/verdict.py judges the console).
@@ -45,15 +48,19 @@ def qemu_command(args):
     if args.icount and args.accel == 'tcg':
         # Instruction counting runs every vCPU in one thread.
         accel = 'tcg,thread=single'
-    append = ('console=ttyS0 panic=-1 loglevel=7 LATNICE_TOPO=%s %s'
-              % (args.topo, args.append)).strip()
+    # A person at the console sees warnings and worse; a judged boot logs
+    # everything.
+    loglevel = 4 if getattr(args, 'interactive', False) else 7
+    append = ('console=ttyS0 panic=-1 loglevel=%d LATNICE_TOPO=%s %s'
+              % (loglevel, args.topo, args.append)).strip()
     cmd = [args.qemu, '-nodefaults', '-no-reboot', '-display', 'none',
            '-accel', accel,
            '-cpu', args.cpu,
            '-machine', 'pc',
            '-smp', 'cpus=%d,sockets=%d,cores=%d,threads=%d' % (ncpu, s, c, t),
            '-m', args.memory,
-           '-serial', 'stdio',
+           # mon:stdio: Ctrl-A X ends QEMU, Ctrl-C goes to the guest.
+           '-serial', 'mon:stdio' if args.interactive else 'stdio',
            '-kernel', args.kernel]
     if args.root:
         # No initramfs: the kernel mounts the disk itself.
@@ -136,6 +143,13 @@ def boot(args):
 
 def run(args):
     os.makedirs(args.results, exist_ok=True)
+    if args.interactive:
+        cmd = qemu_command(args)
+        with open(os.path.join(args.results, 'qemu-command'), 'w') as f:
+            f.write(' '.join(shlex.quote(c) for c in cmd) + '\n')
+        print('    console attached: log in as root (no password), power off with '
+              '"poweroff", or end QEMU with Ctrl-A X', flush=True)
+        return subprocess.call(cmd)
     text, timed_out, elapsed, cmd = boot(args)
     v = verdict.judge(text, timed_out, qemu_command=cmd, topology=args.topo,
                       accel=args.accel, icount=args.icount,
@@ -166,6 +180,8 @@ def main(argv):
     ap.add_argument('--qemu', default='qemu-system-x86_64')
     ap.add_argument('--show', choices=('progress', 'guest', 'all', 'none'),
                     default='progress')
+    ap.add_argument('--interactive', action='store_true',
+                    help='the console on this terminal; no verdict')
     args = ap.parse_args(argv)
     try:
         parse_topo(args.topo)

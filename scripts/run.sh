@@ -4,6 +4,8 @@
 #
 # Usage: scripts/run.sh 'COMMAND' [HOST_FILE ...]
 #        make run CMD='COMMAND' EXTRA='HOST_FILE ...'
+#        make run ROOTFS=system     (no command: a root shell on the Debian
+#                                    system, systemd as PID 1, on this terminal)
 # Each HOST_FILE is copied to /extra/<its name> in the guest, and the
 # command runs in /extra with /extra and /tests on PATH (the project's
 # static test programs and tools are in /tests).  HOST_PROGRAMS (a setting)
@@ -16,9 +18,15 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 1 ] && [ -n "$1" ] || die "usage: $0 'COMMAND' [HOST_FILE ...]  (or make run CMD='...' EXTRA='...')"
-cmd=$1
-shift
+if [ $# -eq 0 ] || [ -z "$1" ]; then
+	[ "$ROOTFS" = system ] ||
+		die "usage: $0 'COMMAND' [HOST_FILE ...]  (or make run CMD='...' EXTRA='...'; make run ROOTFS=system for a shell on the Debian system)"
+	[ $# -eq 0 ] || shift
+	cmd=
+else
+	cmd=$1
+	shift
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '%s\n' "$cmd" >"$tmp/cmd"
@@ -36,6 +44,10 @@ fi
 printf '# make run: no test list\n' >"$tmp/list"
 mapfile -t -O ${#files[@]} files < <(guest_programs "$tmp/list")
 set +e
+if [ -z "$cmd" ]; then
+	"$TOP/scripts/boot.sh" "$(new_results run)" - "${files[@]}"
+	exit
+fi
 SHOW=${SHOW:-guest} "$TOP/scripts/boot.sh" "$(new_results run)" "$tmp/cmd" "${files[@]}"
 rc=$?
 set -e
