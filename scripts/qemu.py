@@ -50,7 +50,7 @@ def qemu_command(args):
         accel = 'tcg,thread=single'
     # A person at the console sees warnings and worse; a judged boot logs
     # everything.
-    loglevel = 4 if getattr(args, 'interactive', False) else 7
+    loglevel = 4 if args.interactive else 7
     append = ('console=ttyS0 panic=-1 loglevel=%d LATNICE_TOPO=%s %s'
               % (loglevel, args.topo, args.append)).strip()
     cmd = [args.qemu, '-nodefaults', '-no-reboot', '-display', 'none',

@@ -274,6 +274,7 @@ class TestTopo(unittest.TestCase):
             kernel = 'bz'
             initrd = 'rd'
             root = None
+            interactive = False
             icount = ''
         cmd = qemu.qemu_command(A)
         self.assertEqual(cmd[cmd.index('-initrd') + 1], 'rd')
@@ -295,6 +296,13 @@ class TestTopo(unittest.TestCase):
         self.assertNotIn('-initrd', cmd)
         self.assertIn('file=root.img,if=virtio,format=raw', cmd)
         self.assertIn('root=/dev/vda rw', cmd[cmd.index('-append') + 1])
+        self.assertEqual(cmd[cmd.index('-serial') + 1], 'stdio')
+        self.assertIn('loglevel=7', cmd[cmd.index('-append') + 1])
+        # A person at the console: QEMU's monitor on Ctrl-A, fewer messages.
+        A.interactive = True
+        cmd = qemu.qemu_command(A)
+        self.assertEqual(cmd[cmd.index('-serial') + 1], 'mon:stdio')
+        self.assertIn('loglevel=4', cmd[cmd.index('-append') + 1])
 
 
 if __name__ == '__main__':
