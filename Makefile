@@ -18,7 +18,7 @@
 # W=1 against the base; ENTRIES='up arm64' picks some); CI runs it after
 # make check.
 # make bench measures the series against the unpatched kernel (BENCH=quick
-# by default, BENCH=full for the whole matrix; ONLY=1234 picks figures).
+# by default, BENCH=full for the whole matrix; ONLY=1,2 picks figures).
 # Work on the series: make apply (patches/ -> build/linux, branch latnice),
 # edit and commit in build/linux, make export (-> patches/).
 # Settings (defaults in scripts/settings, all in README.md): TOPO=SxCxT,
@@ -86,7 +86,8 @@ matrix: kernel
 	@$(S)/matrix.sh $(ENTRIES)
 
 # The series against the unpatched kernel, side by side (see README.md):
-# bench/bench.py; ONLY=12 picks figures (default: every figure it has).
+# bench/bench.py; ONLY=1,6 picks figures 1 and 6, ONLY=12 figure 12
+# (default: every figure it has).
 bench: programs
 	@python3 bench/bench.py $(if $(ONLY),--only '$(ONLY)')
 

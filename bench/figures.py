@@ -47,11 +47,12 @@ class Run:
 class Boot:
     """One guest: its name (and results folder boots/<name>), kernel
     (baseline or patched), topology, mode (icount or wall), whether
-    schedstats are on, and its runs in order."""
+    schedstats are on, its runs in order, and its root file system
+    (ROOTFS: '' for the initramfs, 'system' for the Debian image)."""
 
-    def __init__(self, name, kernel, topo, mode, schedstats, runs):
+    def __init__(self, name, kernel, topo, mode, schedstats, runs, rootfs=''):
         self.name, self.kernel, self.topo, self.mode = name, kernel, topo, mode
-        self.schedstats, self.runs = schedstats, runs
+        self.schedstats, self.runs, self.rootfs = schedstats, runs, rootfs
 
 
 class Figure:
@@ -1331,6 +1332,81 @@ def claims_noise(records):
     return '\n'.join(out) + '\n'
 
 
+# ---------------------------------------------------------------- 12: pgbench
+
+PGBENCH_MODES = dict(
+    quick=dict(secs=5, reps=3, clients=4),
+    full=dict(secs=20, reps=5, clients=4),
+)
+PGBENCH_TOPO = '1x2x2'
+# (kernel, the database's value, the load's value) of each row; None: none
+# set.  The database's value is its service's cgroup's, which every
+# backend follows (bench/pgbench.sh).
+PGBENCH_ROWS = (('baseline', None, None), ('patched', None, None),
+                ('patched', -10, None), ('patched', -10, 19))
+PGBENCH_KEYS = ('tps', 'lat_avg_ms', 'lat_p50_ms', 'lat_p99_ms')
+
+
+def plan_pgbench(p):
+    """bench/pgbench.sh in the Debian system image, each row p['reps']
+    times: pgbench -S against PostgreSQL beside stress-ng on every CPU."""
+    boots = []
+    for kernel in ('baseline', 'patched'):
+        runs = []
+        for k, db, load in PGBENCH_ROWS:
+            if k != kernel:
+                continue
+            cmd = ['pgbench', '-T', p['secs'], '-c', p['clients']]
+            cmd += ['-d', db] if db is not None else []
+            cmd += ['-l', load] if load is not None else []
+            runs += [Run('12', 'pgbench', None, (), cmd, db=vname(db), load=vname(load), rep=r)
+                     for r in range(1, p['reps'] + 1)]
+        boots.append(Boot('bench-pgbench-%s' % kernel, kernel, PGBENCH_TOPO, 'icount', False,
+                          runs, rootfs='system'))
+    return boots
+
+
+def pgbench_rows(records):
+    """{(kernel, db, load): ({key: median}, runs)} of figure 12."""
+    groups = {}
+    for r in records:
+        if r['figure'] == '12' and r.get('ok', True):
+            groups.setdefault((r['kernel'], r.get('db'), r.get('load')), []).append(r)
+    out = {}
+    for key, rs in groups.items():
+        med = {}
+        for k in PGBENCH_KEYS:
+            xs = [num(r, k) for r in rs if num(r, k) is not None]
+            med[k] = statistics.median(xs) if xs else None
+        out[key] = (med, len(rs))
+    return out
+
+
+def figure12(records, p):
+    md = ['## 12. A database beside a load: pgbench (repeatable mode)\n',
+          'The Debian system image (systemd as PID 1), topology %s.  PostgreSQL 15 from '
+          'Debian\'s packages, `pgbench -S -c %d -j 2 -T %d` (select only, a data set of '
+          'scale 2) beside `stress-ng --cpu` with one worker a CPU; the database\'s value '
+          'is its service\'s cgroup\'s (`latnice --cgroup`), which every backend follows.  '
+          'Median of %d runs per row; the ratios are against the baseline\'s row, from the '
+          'same run.\n' % (PGBENCH_TOPO, p['clients'], p['secs'], p['reps'])]
+    rows = pgbench_rows(records)
+    base = rows.get(('baseline', 'default', 'default'), ({}, 0))[0]
+
+    def ratio(m, k):
+        a, b = m.get(k), base.get(k)
+        return '-' if a is None or not b else '%.2f' % (a / b)
+    out = []
+    for kernel, db, load in PGBENCH_ROWS:
+        m, n = rows.get((kernel, vname(db), vname(load)), ({}, 0))
+        out.append([kernel, vname(db), vname(load), n, fmt(m.get('tps'), 0),
+                    fmt(m.get('lat_avg_ms'), 3), fmt(m.get('lat_p50_ms'), 3),
+                    fmt(m.get('lat_p99_ms'), 3), ratio(m, 'tps'), ratio(m, 'lat_p99_ms')])
+    md.append(table(['kernel', 'database', 'load', 'runs', 'tps', 'latency avg ms', 'p50 ms',
+                     'p99 ms', 'tps / baseline', 'p99 / baseline'], out))
+    return '\n'.join(md)
+
+
 # ---------------------------------------------------------------- registry
 
 def registry(*figures):
@@ -1371,6 +1447,7 @@ FIGURES = registry(
            cover=cover_pack),
     Figure('11', 'The protected task\'s latency', NOISE_MODES, plan_noise, figure11,
            claims=claims_noise),
+    Figure('12', 'A database beside a load', PGBENCH_MODES, plan_pgbench, figure12),
 )
 # The modes (BENCH, --mode): every figure has parameters for each.
 MODES = tuple(next(iter(FIGURES.values())).modes)
@@ -1378,23 +1455,20 @@ MODES = tuple(next(iter(FIGURES.values())).modes)
 
 def select(only=None, figures=None):
     """The figure ids that --only names, with the figures they need, in
-    registry order.  @only: None or '' (every figure), ids separated by
-    commas ('1,2') or, when every id is one character, written together
-    ('12').  An unknown id raises ValueError."""
+    registry order.  @only: None or '' (every figure), or ids separated by
+    commas ('1,2'; '12' is figure 12, never 1 and 2).  An unknown id
+    raises ValueError."""
     figures = FIGURES if figures is None else figures
     if not only:
         return list(figures)
     only = only.strip()
-    if ',' in only or only in figures:
-        want = [x.strip() for x in only.split(',') if x.strip()]
-    else:
-        want = list(only.replace(' ', ''))
+    want = [x.strip() for x in only.split(',') if x.strip()]
     unknown = [x for x in want if x not in figures]
     if unknown or not want:
         raise ValueError('unknown figure %s in --only %r: the figures are %s '
                          '(e.g. --only %s or --only %s)'
                          % (', '.join(unknown) or '(none)', only, ', '.join(figures),
-                            ''.join(list(figures)[:2]), ','.join(list(figures)[:2])))
+                            list(figures)[0], ','.join(list(figures)[:2])))
     chosen, todo = set(), list(want)
     while todo:
         fid = todo.pop()
@@ -1407,7 +1481,7 @@ def select(only=None, figures=None):
 def plan(mode, ids, figures=None):
     """The boots of figures @ids in @mode.  Figures that name the same boot
     share it (its runs in the figures' order); they must agree on its
-    kernel, topology, mode and schedstats."""
+    kernel, topology, mode, schedstats and root file system."""
     figures = FIGURES if figures is None else figures
     modes = next(iter(figures.values())).modes
     if mode not in modes:
@@ -1420,8 +1494,8 @@ def plan(mode, ids, figures=None):
                 by_name[b.name] = b
                 boots.append(b)
                 continue
-            if (have.kernel, have.topo, have.mode, have.schedstats) != \
-                    (b.kernel, b.topo, b.mode, b.schedstats):
+            if (have.kernel, have.topo, have.mode, have.schedstats, have.rootfs) != \
+                    (b.kernel, b.topo, b.mode, b.schedstats, b.rootfs):
                 raise ValueError('figure %s plans boot %s differently from an earlier '
                                  'figure' % (fid, b.name))
             have.runs = have.runs + b.runs

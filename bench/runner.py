@@ -101,7 +101,7 @@ def feature_command(f):
 
 def guest_script(boot):
     """The guest's command: set-up, then every run between markers."""
-    lines = ['ip link set lo up',
+    lines = ['! command -v ip >/dev/null || ip link set lo up',
              'echo %d > /proc/sys/kernel/sched_schedstats' % boot.schedstats,
              'F=/sys/kernel/debug/sched/features',
              'echo "BENCH-INFO kernel=$(uname -r) cpus=$(nproc)"',
@@ -110,7 +110,9 @@ def guest_script(boot):
              'failed=0']
     for r in boot.runs:
         feats = ' '.join(feature_command(f) for f in r.features)
-        cmd = ' '.join(shlex.quote(str(c)) for c in ['/extra/lnbench'] + r.cmd)
+        prog = GUEST_SCRIPTS.get(str(r.cmd[0]))
+        argv = ['sh', '/extra/' + prog] + r.cmd[1:] if prog else ['/extra/lnbench'] + r.cmd
+        cmd = ' '.join(shlex.quote(str(c)) for c in argv)
         if r.value is not None:
             cmd = '/tests/latnice -n %d %s' % (r.value, cmd)
         lines.append('%s echo "LATNICE-TEST-BEGIN %s"; %s; rc=$?; '
@@ -123,13 +125,17 @@ def guest_script(boot):
 def boot_env(boot, s, environ=None):
     """boot.sh's environment for @boot."""
     environ = os.environ if environ is None else environ
-    return dict(environ, TOPO=boot.topo, KERNEL=kernel_of(boot.kernel, s),
+    return dict(environ, TOPO=boot.topo, KERNEL=kernel_of(boot.kernel, s), ROOTFS=boot.rootfs,
                 ICOUNT=s['ICOUNT_REPEATABLE'] if boot.mode == 'icount' else '',
                 # A line per run is too many: the boot's own lines only,
                 # unless SHOW is given.
                 SHOW=environ.get('SHOW') or 'none',
                 GUEST_TIMEOUT=s['BENCH_TIMEOUT'], ACCEL='tcg')
 
+
+# Workloads that are scripts of bench/ rather than lnbench's (the guest
+# gets them in /extra): pgbench needs the Debian system image.
+GUEST_SCRIPTS = {'pgbench': 'pgbench.sh'}
 
 # Debian programs a workload of lnbench runs (lnbench cyclictest: rt-tests).
 HOST_PROGRAMS = {'cyclictest': ('cyclictest', 'hackbench')}
@@ -163,6 +169,9 @@ def boot(b, results, i, total, s, prog):
     files = ['/extra/lnbench=' + prog,
              '/tests/latnice=' + os.path.join(s['PROGRAMS'], 'latnice')]
     files += host_programs(b)
+    for script in sorted({GUEST_SCRIPTS[str(r.cmd[0])] for r in b.runs
+                          if str(r.cmd[0]) in GUEST_SCRIPTS}):
+        files.append('/extra/%s=%s' % (script, os.path.join(TOP, 'bench', script)))
     t0 = time.time()
     try:
         rc = subprocess.run([os.path.join(TOP, 'scripts', 'boot.sh'), results, cmdfile]

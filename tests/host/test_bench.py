@@ -38,7 +38,7 @@ class TestPlan(unittest.TestCase):
     def test_plan(self):
         for mode in figures.MODES:
             p = figures.LLC_MODES[mode]
-            boots = figures.plan(mode, figures.select('1234'))
+            boots = figures.plan(mode, figures.select('1,2,3,4'))
             names = [b.name for b in boots]
             self.assertEqual(len(names), len(set(names)), mode)
             for llc in p['llc']:
@@ -60,8 +60,18 @@ class TestPlan(unittest.TestCase):
             # Figure 4's runs join figure 3's boot of the patched kernel.
             b = boots[names.index('bench-unused-patched')]
             self.assertEqual(sorted({r.figure for r in b.runs}), ['3', '4'])
-        self.assertEqual([b.name for b in figures.plan('quick', figures.select('12'))][:2],
+        self.assertEqual([b.name for b in figures.plan('quick', figures.select('1,2'))][:2],
                          ['bench-llc8-baseline', 'bench-llc8-patched'])
+        # Figure 12 boots the Debian system image, without schedstats.
+        b12 = figures.plan('quick', figures.select('12'))
+        self.assertEqual([(b.name, b.rootfs, b.schedstats) for b in b12],
+                         [('bench-pgbench-baseline', 'system', False),
+                          ('bench-pgbench-patched', 'system', False)])
+        self.assertEqual(runner.boot_env(b12[0], settings.load(env={}), environ={})['ROOTFS'],
+                         'system')
+        text = runner.guest_script(b12[1])
+        self.assertIn('sh /extra/pgbench.sh -T 5 -c 4 -d -10 -l 19', text)
+        self.assertNotIn('lnbench', text)
         self.assertFalse([b for b in figures.plan('quick', figures.select('3'))
                           if 'llc' in b.name])
         # One figure: only its runs.
@@ -97,19 +107,20 @@ def figure20():
 
 class TestRegistry(unittest.TestCase):
     def test_only_from_the_registry(self):
-        every = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']
+        every = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']
         self.assertEqual(list(figures.FIGURES), every)
         self.assertEqual(figures.select(''), every)
         self.assertEqual(figures.select(None), every)
-        self.assertEqual(figures.select('12'), ['1', '2'])
+        # Ids only with commas: '12' is figure 12, never 1 and 2.
+        self.assertEqual(figures.select('12'), ['12'])
         self.assertEqual(figures.select('1,2'), ['1', '2'])
-        self.assertEqual(figures.select('21'), ['1', '2'])
-        self.assertEqual(figures.select('34'), ['3', '4'])
+        self.assertEqual(figures.select('2,1'), ['1', '2'])
+        self.assertEqual(figures.select('3,4'), ['3', '4'])
         # Figure 4's baseline column is figure 3's runs.
         self.assertEqual(figures.select('4'), ['3', '4'])
         self.assertEqual(figures.select('10'), ['10'])
         self.assertEqual(figures.select('1,10'), ['1', '10'])
-        for bad in ('0', '20', '1,x', '3w', ','):
+        for bad in ('0', '20', '1,x', '3w', ',', '34', '21'):
             with self.assertRaises(ValueError) as e:
                 figures.select(bad)
             self.assertIn('the figures are 1, 2, 3, 4, 5', str(e.exception))
@@ -121,7 +132,7 @@ class TestRegistry(unittest.TestCase):
         reg = fake_registry(figure20())
         self.assertEqual(figures.select('20', reg), ['2', '20'])
         self.assertEqual(figures.select('', reg),
-                         ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '20'])
+                         ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '20'])
         boots = figures.plan('full', ['20'], reg)
         self.assertEqual([b.name for b in boots], ['bench-twenty'])
         self.assertEqual(boots[0].runs[0].cmd, ['rtt', '-n', 2])
@@ -282,7 +293,8 @@ class TestFakeRun(unittest.TestCase):
             saved = json.load(f)
         self.assertEqual(saved, data)
         self.assertNotIn(self.tmp, json.dumps(saved))
-        self.assertEqual(saved['figures'], ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11'])
+        self.assertEqual(saved['figures'], ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11',
+                                            '12'])
         for b in saved['boots']:
             self.assertEqual(b['results'], 'boots/' + b['name'])
             self.assertEqual(b['exit'], 0)
