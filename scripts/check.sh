@@ -7,9 +7,12 @@
 # Stages: set-up, source, series, kernel, guest programs, host tests,
 # series round trip, checkpatch, one boot per scenario of
 # tests/guest/scenarios/ that names the target check (KUnit from the boot
-# log, then the scenario's programs), and two harness self-tests in the
-# guest (a kernel WARNING fails a run; a guest command's exit status comes
-# back).  Every guest result is read from its run's verdict.json.
+# log, then the scenario's programs; the unpatched kernel is built first
+# when a scenario boots it), the system image's boot journal against the
+# unpatched kernel's, and three harness self-tests in the guest (a failed
+# systemd unit fails a run of the system image; a kernel WARNING fails a
+# run; a guest command's exit status comes back).  Every guest result is
+# read from its run's verdict.json.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -76,6 +79,13 @@ stage_done
 
 "$TOP/scripts/build-kernel.sh"
 
+# The unpatched kernel, test config, for the scenarios that boot it (the
+# system image's boot journal is compared with its).
+if python3 "$TOP/scripts/scenario.py" kernels check | grep -qx baseline; then
+	base_tree
+	"$TOP/scripts/build-kernel.sh" "$BASE_SRC" "$BASE_CHECK_OBJ"
+fi
+
 stage "guest programs"
 "$TOP/scripts/build-programs.sh"
 stage_done
@@ -135,6 +145,36 @@ for sc in $scenarios; do
 	fi
 	stage_done
 done
+
+# Boot journals: a warning the series makes the system print at boot, and
+# the unpatched kernel does not, fails.
+while read -r base of; do
+	[ -n "$base" ] || continue
+	stage "boot journal: scenario $of against the unpatched kernel's (scenario $base)"
+	set +e
+	extra=$(python3 "$TOP/scripts/verdict.py" journal-extra "$check_results/$of" "$check_results/$base" 2>&1)
+	rc=$?
+	set -e
+	if [ $rc -eq 0 ]; then
+		result ok "scenario $of: no boot journal warning the unpatched kernel does not print"
+	else
+		result fail "scenario $of: boot journal warnings the unpatched kernel does not print (or no journal)"
+		printf '%s\n' "$extra" | head -n 10 | sed 's/^/        /'
+	fi
+	stage_done
+done < <(python3 "$TOP/scripts/scenario.py" journals check)
+
+stage "harness self-test: a failed systemd unit fails a run of the system image"
+printf 'systemd-run -q --unit=latnice-fails false\nsleep 1\nexit 0\n' >"$counts/unit-cmd"
+ROOTFS=system TOPO=1x2x2 ICOUNT=$ICOUNT_REPEATABLE status_of "$counts/unit.out" \
+	"$TOP/scripts/boot.sh" "$check_results/selftest-unit" "$counts/unit-cmd"
+why=$(python3 "$TOP/scripts/verdict.py" problems "$check_results/selftest-unit" 2>&1)
+if [ $rc -ne 0 ] && grep -q 'systemd unit(s) failed: latnice-fails.service' <<<"$why"; then
+	result ok "a run of the system image where a unit failed fails (exit $rc) with the unit named"
+else
+	result fail "a run of the system image where a unit failed was not failed (exit $rc): $why $(tr '\n' ' ' <"$counts/unit.out")"
+fi
+stage_done
 
 stage "harness self-test: a kernel WARNING fails the run"
 printf 'echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT\nexit 0\n' >"$counts/warn-cmd"

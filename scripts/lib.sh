@@ -83,11 +83,22 @@ new_results() {
 	printf '%s\n' "$dir"
 }
 
+# base_tree: make $BASE_SRC a git worktree of the pristine base commit
+# (the unpatched kernel), unless it is one already.
+base_tree() {
+	if [ ! -d "$BASE_SRC" ] || [ "$(git -C "$BASE_SRC" rev-parse HEAD 2>/dev/null)" != "$(git -C "$SRC" rev-parse base)" ]; then
+		rm -rf "$BASE_SRC"
+		git -C "$SRC" worktree prune
+		git -C "$SRC" worktree add -q --detach "$BASE_SRC" base
+	fi
+}
+
 # run_scenario NAME DIR: boot scenario NAME (tests/guest/scenarios/NAME)
 # with its topology, kernel arguments and programs; results in DIR, whose
 # verdict.json the caller reads.  Returns boot.sh's exit status.
 run_scenario() {
-	local name=$1 dir=$2 files SC_TITLE SC_TOPO SC_APPEND SC_ICOUNT SC_AUTOGROUP SC_NUMBERING SC_ROOTFS icount=
+	local name=$1 dir=$2 files SC_TITLE SC_TOPO SC_APPEND SC_ICOUNT SC_AUTOGROUP SC_NUMBERING SC_ROOTFS SC_KERNEL icount=
+	local kernel=${KERNEL:-}
 	eval "$(python3 "$TOP/scripts/scenario.py" shell "$name")"
 	[ -n "${SC_TOPO:-}" ] || return 2
 	mkdir -p "$dir"
@@ -95,14 +106,15 @@ run_scenario() {
 	printf 'run-tests\n' >"$dir/cmd"
 	mapfile -t files < <(guest_programs "$dir/programs")
 	[ "$SC_ICOUNT" = yes ] && icount=$ICOUNT_REPEATABLE
-	TOPO=$SC_TOPO APPEND="$APPEND $SC_APPEND" ICOUNT=${ICOUNT:-$icount} \
+	[ "$SC_KERNEL" = baseline ] && kernel=$BASE_CHECK_OBJ/arch/x86/boot/bzImage
+	KERNEL=$kernel TOPO=$SC_TOPO APPEND="$APPEND $SC_APPEND" ICOUNT=${ICOUNT:-$icount} \
 		AUTOGROUP=${SC_AUTOGROUP:-$AUTOGROUP} NUMBERING=${SC_NUMBERING:-$NUMBERING} \
 		ROOTFS=${SC_ROOTFS:-$ROOTFS} "$TOP/scripts/boot.sh" "$dir" "$dir/cmd" "${files[@]}"
 }
 
 # scenario_title NAME: the title line of a scenario, for stage headers.
 scenario_title() {
-	local SC_TITLE SC_TOPO SC_APPEND SC_ICOUNT SC_AUTOGROUP SC_NUMBERING SC_ROOTFS
+	local SC_TITLE SC_TOPO SC_APPEND SC_ICOUNT SC_AUTOGROUP SC_NUMBERING SC_ROOTFS SC_KERNEL
 	eval "$(python3 "$TOP/scripts/scenario.py" shell "$1")"
 	printf '%s (scenario %s, topology %s)\n' "$SC_TITLE" "$1" "$SC_TOPO"
 }

@@ -220,11 +220,7 @@ debian_config() {
 # series, test config; a warning only the series has fails.
 w1() {
 	local dir=$1 log=$2 base_log=$1/base.log
-	if [ ! -d "$BASE_SRC" ] || [ "$(git -C "$BASE_SRC" rev-parse HEAD 2>/dev/null)" != "$(git -C "$SRC" rev-parse base)" ]; then
-		rm -rf "$BASE_SRC"
-		git -C "$SRC" worktree prune
-		git -C "$SRC" worktree add -q --detach "$BASE_SRC" base
-	fi
+	base_tree
 	mkdir -p "$dir/base" "$dir/patched"
 	cp "$OBJ/.config" "$dir/base/.config"
 	cp "$OBJ/.config" "$dir/patched/.config"

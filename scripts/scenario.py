@@ -26,6 +26,11 @@ starting with # are comments (the first ones describe the scenario):
                                 with systemd as PID 1 (scripts/mkrootfs.sh;
                                 optional, default: the initramfs); not
                                 with cgroup: v1 or numbering: apart
+    kernel: baseline            boot the unpatched kernel of the test config
+                                (BASE_CHECK_OBJ; optional, default: patched)
+    journal-of: NAME            (kernel: baseline, rootfs: system) the boot
+                                journal's warnings of scenario NAME, on the
+                                patched kernel, must all be printed here too
     program: NAME COMMAND...    a program, as initramfs/run-tests runs it
                                 (repeatable; one at least)
 
@@ -36,8 +41,11 @@ Command line (for scripts/lib.sh):
                                 SC_AUTOGROUP (on|off, empty: the setting's),
                                 SC_NUMBERING (adjacent|apart, empty: the
                                 setting's), SC_ROOTFS (system, empty: the
-                                initramfs)
+                                initramfs), SC_KERNEL (patched|baseline)
     scenario.py programs NAME   the programs, one "NAME COMMAND" a line
+    scenario.py kernels TARGET  the kernels TARGET's scenarios boot
+    scenario.py journals TARGET "BASELINE NAME" a line: scenario NAME's
+                                boot journal against scenario BASELINE's
 """
 import os
 import re
@@ -47,7 +55,8 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIR = os.path.join(TOP, 'tests', 'guest', 'scenarios')
 KEYS = {'title', 'order', 'targets', 'topology', 'append', 'cgroup', 'icount',
-        'autogroup', 'numbering', 'rootfs', 'program'}
+        'autogroup', 'numbering', 'rootfs', 'kernel', 'journal-of', 'program'}
+KERNELS = ('patched', 'baseline')
 ROOTFS = ('system',)
 TARGETS = {'check', 'bisect'}
 NAME_RE = re.compile(r'^[a-z0-9][a-z0-9-]*$')
@@ -62,7 +71,8 @@ def parse(text, name='?'):
     """A scenario file's text as a dict; ScenarioError names what is wrong."""
     sc = {'name': name, 'title': None, 'order': 50, 'targets': set(),
           'topology': None, 'append': '', 'cgroup': 'v2', 'icount': False,
-          'autogroup': None, 'numbering': '', 'rootfs': '', 'programs': []}
+          'autogroup': None, 'numbering': '', 'rootfs': '', 'kernel': 'patched',
+          'journal_of': '', 'programs': []}
 
     def bad(n, why):
         raise ScenarioError('scenario %s, line %d: %s' % (name, n, why))
@@ -110,6 +120,14 @@ def parse(text, name='?'):
             if val not in ROOTFS:
                 bad(n, 'rootfs must be %s, not %r' % (' or '.join(ROOTFS), val))
             sc['rootfs'] = val
+        elif key == 'kernel':
+            if val not in KERNELS:
+                bad(n, 'kernel must be %s, not %r' % (' or '.join(KERNELS), val))
+            sc['kernel'] = val
+        elif key == 'journal-of':
+            if not NAME_RE.match(val):
+                bad(n, 'journal-of names a scenario, not %r' % val)
+            sc['journal_of'] = val
         elif key == 'program':
             prog = val.split(None, 1)
             if len(prog) != 2:
@@ -125,6 +143,9 @@ def parse(text, name='?'):
         # from an initramfs.
         raise ScenarioError('scenario %s: rootfs: %s takes neither cgroup: v1 nor '
                             'numbering: apart' % (name, sc['rootfs']))
+    if sc['journal_of'] and (sc['kernel'] != 'baseline' or sc['rootfs'] != 'system'):
+        raise ScenarioError('scenario %s: journal-of needs kernel: baseline and '
+                            'rootfs: system' % name)
     names = [p for p, _ in sc['programs']]
     if len(set(names)) != len(names):
         raise ScenarioError('scenario %s: a program name twice' % name)
@@ -163,17 +184,29 @@ def scenarios(target, folder=DIR):
 
 
 def main(argv, folder=DIR):
-    if len(argv) != 2 or argv[0] not in ('list', 'shell', 'programs'):
-        print('usage: scenario.py list TARGET | shell NAME | programs NAME',
-              file=sys.stderr)
+    if len(argv) != 2 or argv[0] not in ('list', 'shell', 'programs', 'kernels', 'journals'):
+        print('usage: scenario.py list TARGET | shell NAME | programs NAME | '
+              'kernels TARGET | journals TARGET', file=sys.stderr)
         return 2
     try:
-        if argv[0] == 'list':
+        if argv[0] in ('list', 'kernels', 'journals'):
             if argv[1] not in TARGETS:
                 raise ScenarioError('unknown target %s (known: %s)'
                                     % (argv[1], ' '.join(sorted(TARGETS))))
-            for s in scenarios(argv[1], folder):
-                print(s['name'])
+            scs = scenarios(argv[1], folder)
+            names_ = {s['name'] for s in scs}
+            for s in scs:
+                if s['journal_of'] and s['journal_of'] not in names_:
+                    raise ScenarioError('scenario %s: journal-of %s, which target %s does '
+                                        'not boot' % (s['name'], s['journal_of'], argv[1]))
+            if argv[0] == 'list':
+                out = [s['name'] for s in scs]
+            elif argv[0] == 'kernels':
+                out = [k for k in KERNELS if any(s['kernel'] == k for s in scs)]
+            else:
+                out = ['%s %s' % (s['name'], s['journal_of']) for s in scs if s['journal_of']]
+            for line in out:
+                print(line)
             return 0
         sc = load(argv[1], folder)
     except ScenarioError as e:
@@ -186,7 +219,8 @@ def main(argv, folder=DIR):
                          ('SC_AUTOGROUP', {True: 'on', False: 'off',
                                            None: ''}[sc['autogroup']]),
                          ('SC_NUMBERING', sc['numbering']),
-                         ('SC_ROOTFS', sc['rootfs'])):
+                         ('SC_ROOTFS', sc['rootfs']),
+                         ('SC_KERNEL', sc['kernel'])):
             print('%s=%s' % (var, shlex.quote(val)))
     else:
         for p, cmd in sc['programs']:

@@ -62,6 +62,10 @@ BEGIN_RE = re.compile(r'LATNICE-TEST-BEGIN (\S+)')
 END_RE = re.compile(r'LATNICE-TEST-END (\S+) (-?\d+)')
 START_RE = re.compile(r'LATNICE-GUEST: start')
 EXIT_RE = re.compile(r'LATNICE-GUEST: exit (-?\d+)')
+# The system image's guest (system/overlay/usr/local/sbin/latnice-guest):
+# a systemd unit that failed, and the journal's warnings from the boot.
+UNIT_RE = re.compile(r'LATNICE-GUEST: failed unit (\S+)')
+JOURNAL_RE = re.compile(r'LATNICE-JOURNAL: (.*)$')
 # TAP/KTAP result lines: indentation, "ok"/"not ok", number, description.
 RESULT_RE = re.compile(r'^(\s*)(not ok|ok) (\d+)\b(?: - | )?(.*)$')
 # A workload's figures: "BENCH key=value key=value ...".
@@ -211,6 +215,8 @@ def parse_console(text):
          'exit': guest['exit'] if guest else None,
          'splats': [line.strip() for line in lines if is_splat(line)],
          'kunit': count_ktap(boot),
+         'failed_units': [m.group(1) for m in map(UNIT_RE.search, lines) if m],
+         'journal': [m.group(1).rstrip() for m in map(JOURNAL_RE.search, lines) if m],
          'tests': {}, 'order': []}
     for name, rc, blines in (guest['blocks'] if guest else []):
         v['tests'][name] = {'rc': rc, 'results': count_tap(blines, rc),
@@ -239,7 +245,19 @@ def problems(v, timed_out=False):
         out.append('the guest did not finish (no "LATNICE-GUEST: exit")')
     if v['splats']:
         out.append('kernel splat on the console: %s' % v['splats'][0])
+    if v['failed_units']:
+        out.append('systemd unit(s) failed: %s' % ' '.join(v['failed_units']))
     return out
+
+
+DIGITS_RE = re.compile(r'0x[0-9a-fA-F]+|\d+')
+
+
+def journal_extra(journal, other):
+    """The lines of @journal (a verdict's 'journal') that @other's lacks,
+    numbers aside (times, process ids and addresses differ between boots)."""
+    seen = {DIGITS_RE.sub('#', line) for line in other}
+    return [line for line in journal if DIGITS_RE.sub('#', line) not in seen]
 
 
 def judge(text, timed_out=False, **extra):
@@ -251,6 +269,7 @@ def judge(text, timed_out=False, **extra):
     out = dict(extra)
     out.update({'guest_exit': v['exit'], 'timed_out': timed_out,
                 'splats': v['splats'], 'problems': why,
+                'failed_units': v['failed_units'], 'journal': v['journal'],
                 'passed': p, 'failed': f, 'skipped': s,
                 'kunit': v['kunit'],
                 'tests': {n: v['tests'][n] for n in v['order']}})
@@ -310,10 +329,27 @@ def report(v, why):
     print('%d passed, %d failed, %d skipped' % (p, f + len(why), s))
 
 
-USAGE = 'usage: verdict.py parse LOG | counts DIR | problems DIR | failures DIR | why DIR'
+USAGE = ('usage: verdict.py parse LOG | counts DIR | problems DIR | failures DIR | why DIR'
+         ' | journal-extra DIR OTHER_DIR')
 
 
 def main(argv):
+    if len(argv) == 3 and argv[0] == 'journal-extra':
+        # The boot journal's warnings of DIR that OTHER_DIR's boot lacks;
+        # exits 1 if there is one, 2 if a boot printed no journal.
+        try:
+            mine, other = load(argv[1]), load(argv[2])
+        except (OSError, ValueError) as e:
+            print('verdict.py: %s' % e, file=sys.stderr)
+            return 2
+        if not mine.get('journal') or not other.get('journal'):
+            print('verdict.py: no journal in %s' % (argv[1] if not mine.get('journal')
+                                                     else argv[2]), file=sys.stderr)
+            return 2
+        extra = journal_extra(mine['journal'], other['journal'])
+        for line in extra:
+            print(line)
+        return 1 if extra else 0
     if len(argv) != 2 or argv[0] not in ('parse', 'counts', 'problems', 'failures', 'why'):
         print(USAGE, file=sys.stderr)
         return 2

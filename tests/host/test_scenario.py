@@ -6,7 +6,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
 sys.path.insert(0, os.path.join(TOP, 'scripts'))
@@ -26,6 +26,10 @@ numbering: apart
 program: a /tests/a -v
 program: b sh -c 'x y'
 """
+
+
+def mock_stderr():
+    return redirect_stderr(io.StringIO())
 
 
 class TestParse(unittest.TestCase):
@@ -59,6 +63,11 @@ class TestParse(unittest.TestCase):
             'colour: red\n': 'not "key: value"',
             'no colon here\n': 'not "key: value"',
             'program: lonely\n': 'a name and a command',
+            'rootfs: debian\n': 'rootfs must be system',
+            'kernel: mainline\n': 'kernel must be patched or baseline',
+            'journal-of: Sys tem\n': 'journal-of names a scenario',
+            'journal-of: system\n': 'journal-of needs kernel: baseline and rootfs: system',
+            'rootfs: system\ncgroup: v1\n': 'takes neither cgroup: v1 nor numbering: apart',
         }
         base = 'title: t\ntopology: 2x4x2\nprogram: a b\n'
         for line, why in cases.items():
@@ -93,6 +102,31 @@ class TestFolder(unittest.TestCase):
         self.assertEqual([s['name'] for s in scenario.scenarios('bisect', self.d)],
                          ['alpha', 'beta'])
 
+    def test_system_and_baseline(self):
+        sys_ = 'title: s\ntargets: check\ntopology: 1x2x2\nrootfs: system\nprogram: a b\n'
+        self.put('sys', sys_)
+        self.put('base', sys_ + 'kernel: baseline\njournal-of: sys\n')
+        sc = scenario.load('base', self.d)
+        self.assertEqual((sc['rootfs'], sc['kernel'], sc['journal_of']),
+                         ('system', 'baseline', 'sys'))
+        self.assertEqual(scenario.load('sys', self.d)['kernel'], 'patched')
+
+        def cli(*args):
+            out = io.StringIO()
+            with redirect_stdout(out):
+                rc = scenario.main(list(args), self.d)
+            return rc, out.getvalue()
+        self.assertEqual(cli('kernels', 'check'), (0, 'patched\nbaseline\n'))
+        self.assertEqual(cli('journals', 'check'), (0, 'base sys\n'))
+        self.assertEqual(cli('kernels', 'bisect'), (0, ''))
+        self.assertIn("SC_KERNEL=baseline", cli('shell', 'base')[1])
+        # A journal compared with a scenario the target does not boot.
+        self.put('sys', sys_.replace('targets: check', 'targets: bisect'))
+        with redirect_stdout(io.StringIO()), \
+                mock_stderr() as err:
+            self.assertEqual(scenario.main(['journals', 'check'], self.d), 1)
+        self.assertIn('journal-of sys, which target check does not boot', err.getvalue())
+
     def test_cli(self):
         self.put('one', GOOD)
         out = io.StringIO()
@@ -124,12 +158,18 @@ class TestProjectScenarios(unittest.TestCase):
     def test_check_covers_what_it_did(self):
         check = {s['name']: s for s in scenario.scenarios('check')}
         self.assertEqual(list(check), ['main', 'llc16', 'apart', 'cgroup-v1', 'slice',
-                                       'pack-icount', 'keys', 'system', 'first-sensitive',
-                                       'autogroup'])
+                                       'pack-icount', 'system-baseline', 'keys', 'system',
+                                       'first-sensitive', 'autogroup'])
         # The Debian system: systemd as PID 1 in repeatable time, where its
         # latency check judges microseconds; the only boot without the
         # initramfs.
-        self.assertEqual([n for n, s in check.items() if s['rootfs']], ['system'])
+        self.assertEqual([n for n, s in check.items() if s['rootfs']],
+                         ['system-baseline', 'system'])
+        # Its boot journal against the unpatched kernel's on the same image.
+        self.assertEqual([n for n, s in check.items() if s['kernel'] == 'baseline'],
+                         ['system-baseline'])
+        self.assertEqual(check['system-baseline']['journal_of'], 'system')
+        self.assertEqual(check['system-baseline']['topology'], check['system']['topology'])
         self.assertTrue(check['system']['icount'])
         self.assertIn('LATNICE_SYSTEM_REPEATABLE=1', dict(check['system']['programs'])['system'])
         # The keys test alone in its boot: it can fail only as the first value.

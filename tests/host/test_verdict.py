@@ -256,6 +256,42 @@ class TestVerdictFile(unittest.TestCase):
         self.assertTrue(r.stdout.endswith('5 passed, 1 failed, 2 skipped\n'), r.stdout)
 
 
+class TestSystemImage(TestVerdictFile):
+    """The system image's markers: failed units and the boot journal."""
+
+    def system(self, journal, units=()):
+        lines = ['LATNICE-GUEST: start 4 CPUs, kernel 6.12, systemd 252']
+        lines += ['LATNICE-JOURNAL: ' + j for j in journal]
+        lines += GUEST_OK.splitlines()[1:-1]
+        lines += ['LATNICE-GUEST: failed unit ' + u for u in units]
+        return '\n'.join(lines + ['LATNICE-GUEST: exit 0']) + '\n'
+
+    def test_a_failed_unit_fails_the_run(self):
+        d = self.write(self.system([], ['lnfail.service', 'x.mount']))
+        v = verdict.load(d)
+        self.assertEqual(v['failed_units'], ['lnfail.service', 'x.mount'])
+        self.assertEqual(self.cli('problems', d).stdout,
+                         'systemd unit(s) failed: lnfail.service x.mount\n')
+        self.assertEqual(self.cli('counts', d).stdout.split(), ['2', '1', '1'])
+        self.assertEqual(verdict.exit_status(v), 1)
+        self.assertEqual(verdict.load(self.write(self.system([])))['problems'], [])
+
+    def test_journal_extra(self):
+        base = self.write(self.system(['ACPI: fail 12 at 0xff', 'systemd[1]: unit x']))
+        same = self.write(self.system(['ACPI: fail 7 at 0xee', 'systemd[1]: unit x']))
+        more = self.write(self.system(['ACPI: fail 7 at 0xee', 'sched: latency 5 odd']))
+        self.assertEqual(verdict.load(more)['journal'], ['ACPI: fail 7 at 0xee',
+                                                         'sched: latency 5 odd'])
+        r = self.cli('journal-extra', same, base)
+        self.assertEqual((r.returncode, r.stdout), (0, ''))
+        r = self.cli('journal-extra', more, base)
+        self.assertEqual((r.returncode, r.stdout), (1, 'sched: latency 5 odd\n'))
+        # A boot without the journal markers (the initramfs) cannot be compared.
+        r = self.cli('journal-extra', more, self.write(GUEST_OK))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('no journal', r.stderr)
+
+
 class TestTopo(unittest.TestCase):
     def test_parse(self):
         self.assertEqual(qemu.parse_topo('2x4x2'), (2, 4, 2))
