@@ -689,6 +689,38 @@ class TestFigures(unittest.TestCase):
         finally:
             shutil.rmtree(tmp)
 
+    def test_free_cover(self):
+        """Figure 5's cover form: the three medians and the cost per wakeup."""
+        recs = [dict(figure='5', kernel=k, key=key, rtt_ns=ns)
+                for k, key, xs in (('baseline', 'none', (1000, 1010, 990)),
+                                   ('patched', 'off', (1002, 1004, 1000)),
+                                   ('patched', 'on', (1010, 1020, 1030)))
+                for ns in xs]
+        lines = figures.cover_free(recs).splitlines()
+        self.assertEqual(lines[1].split(), ['baseline', '1000', '2.00', '-'])
+        self.assertEqual(lines[2].split()[-1], '+1.0')
+        self.assertEqual(lines[3].split()[-1], '+10.0')
+        self.assertIsNone(figures.cover_free(recs[:3]))
+
+    def test_pgbench_cover(self):
+        """Figure 12's cover form: each row's medians and ratios to the
+        baseline's row; None while a row is missing."""
+        recs = []
+        for k, db, load in figures.PGBENCH_ROWS:
+            f = 2 if db is not None else 1
+            recs += [dict(figure='12', kernel=k, db=figures.vname(db),
+                          load=figures.vname(load), tps=100 * f + rep,
+                          lat_avg_ms=1.0, lat_p50_ms=0.5, lat_p99_ms=4.0 / f)
+                     for rep in (0, 1, 2)]
+        lines = figures.cover_pgbench(recs).splitlines()
+        self.assertEqual(len(lines), 1 + len(figures.PGBENCH_ROWS))
+        self.assertEqual(lines[1].split(), ['baseline', 'default', 'default', '101', '1.000',
+                                            '4.000', '1.00', '1.00'])
+        self.assertEqual(lines[4].split()[-2:], ['1.99', '0.50'])  # 201 / 101
+        self.assertIsNone(figures.cover_pgbench(recs[3:]))
+        self.assertIn('| patched | -10 | 19 | 3 | 201 |', figures.figure12(recs, dict(
+            clients=4, secs=5, reps=3)))
+
     def test_search_cover(self):
         """Figure 1's cover form: probed / ns per wakeup, one line per LLC."""
         recs = [dict(figure='1', kernel='patched', llc=llc, util='NO_SIS_UTIL',
