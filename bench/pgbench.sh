@@ -34,8 +34,14 @@ pg() { runuser -u postgres -- "$@"; }
 if ! systemctl -q is-active $unit; then
 	systemctl set-property --runtime $unit CPUWeight=100
 	systemctl start $unit
+fi
+if ! pg psql -d bench -Atc 'select 1 from pgbench_accounts limit 1' >/dev/null 2>&1; then
+	pg dropdb --if-exists bench
 	pg createdb bench
-	pg pgbench -i -q -s 2 bench >/dev/null 2>&1
+	init=$(pg pgbench -i -q -s 2 bench 2>&1) || {
+		echo "$init" >&2
+		exit 1
+	}
 fi
 if [ -n "$db" ]; then
 	latnice -n "$db" --cgroup "$cg"
@@ -50,6 +56,10 @@ if [ "$loaders" -gt 0 ]; then
 	fi
 	pids=$!
 	sleep 1
+	kill -0 $pids 2>/dev/null || {
+		echo "pgbench.sh: the load (stress-ng) did not start" >&2
+		exit 1
+	}
 fi
 rm -f /tmp/pgbench_log.*
 out=$(cd /tmp && pg pgbench -S -n -c "$clients" -j 2 -T "$secs" -l --log-prefix=/tmp/pgbench_log bench 2>&1) || {
@@ -67,8 +77,9 @@ set -- $(cat /tmp/pgbench_log.* | awk '{print $3}' | sort -n | awk '
 	{ v[NR] = $1 }
 	END {
 		if (!NR) { print "0 - -"; exit }
-		i50 = int(NR * 0.50); if (i50 < 1) i50 = 1
-		i99 = int(NR * 0.99); if (i99 < 1) i99 = 1
+		# The nearest-rank percentiles: the sample at rank ceil(N * q).
+		i50 = int(NR * 0.50); if (i50 < NR * 0.50) i50++; if (i50 < 1) i50 = 1
+		i99 = int(NR * 0.99); if (i99 < NR * 0.99) i99++; if (i99 < 1) i99 = 1
 		printf "%d %.3f %.3f\n", NR, v[i50] / 1000, v[i99] / 1000
 	}')
 rm -f /tmp/pgbench_log.*

@@ -8,8 +8,8 @@
 #
 # The archive is $SYSTEM_CACHE/bookworm-<hash>.tar, where <hash> covers
 # system/packages and this script: it is built again only when one of them
-# changes.  Each boot lays the project's files (system/overlay, the guest
-# programs, the command) over it into a fresh ext4 image
+# changes.  Each boot adds the project's files (system/overlay, the guest
+# programs, the command) to it in a fresh ext4 image
 # (scripts/mkrootfs.sh), so nothing a boot does reaches the archive.  The
 # mirror is this machine's own apt configuration.
 set -euo pipefail

@@ -109,7 +109,7 @@ run_scenario() {
 	[ "$SC_KERNEL" = baseline ] && kernel=$BASE_CHECK_OBJ/arch/x86/boot/bzImage
 	KERNEL=$kernel TOPO=$SC_TOPO APPEND="$APPEND $SC_APPEND" ICOUNT=${ICOUNT:-$icount} \
 		AUTOGROUP=${SC_AUTOGROUP:-$AUTOGROUP} NUMBERING=${SC_NUMBERING:-$NUMBERING} \
-		ROOTFS=${SC_ROOTFS:-$ROOTFS} "$TOP/scripts/boot.sh" "$dir" "$dir/cmd" "${files[@]}"
+		ROOTFS=$SC_ROOTFS "$TOP/scripts/boot.sh" "$dir" "$dir/cmd" "${files[@]}"
 }
 
 # scenario_title NAME: the title line of a scenario, for stage headers.

@@ -10,8 +10,11 @@
 #   DEST=SRC extra files: DEST is the path in the guest, SRC on the host
 #
 # The image is the cached archive (scripts/build-system.sh) with
-# system/overlay, initramfs/run-tests, the command and the files laid over
-# it, written by genext2fs (no loop mount) and made ext4 by tune2fs.
+# system/overlay, initramfs/run-tests, the command and the files added to
+# it, written by genext2fs (no loop mount) and made ext4 by tune2fs.  They
+# cannot replace a file the archive has (genext2fs would keep the
+# archive's): such a file is refused, with its path.  Needs root, for the
+# files' owners.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -22,7 +25,7 @@ tar=$("$TOP/scripts/build-system.sh" --path)
 command -v genext2fs >/dev/null || die "genext2fs is missing: run scripts/setup.sh"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" "$out.tmp"' EXIT
 ov=$work/root
 cp -a "$TOP/system/overlay" "$ov"
 if [ "$cmdfile" = - ]; then
@@ -53,6 +56,15 @@ for pair in "$@"; do
 	install -D -m "$(stat -c %a "$src")" "$(readlink -f "$src")" "$ov$dest"
 done
 chown -R 0:0 "$ov"
+
+# What the archive holds, listed once next to it.
+list=$tar.list
+if [ ! -s "$list" ]; then
+	tar -tf "$tar" | sed -e 's|^\./|/|' -e 's|/$||' | sort >"$list.$$"
+	mv "$list.$$" "$list"
+fi
+clash=$(cd "$ov" && find . ! -type d | sed 's|^\.||' | sort | comm -12 - "$list")
+[ -z "$clash" ] || die "the Debian image already has $(echo "$clash" | tr '\n' ' ')- a boot cannot replace its files (HOST_PROGRAMS are there already: drop them)"
 
 # Room for the archive and the files, and 512 MiB free for what the
 # guest writes (the journal, PostgreSQL's data).

@@ -146,6 +146,9 @@ def parse(text, name='?'):
     if sc['journal_of'] and (sc['kernel'] != 'baseline' or sc['rootfs'] != 'system'):
         raise ScenarioError('scenario %s: journal-of needs kernel: baseline and '
                             'rootfs: system' % name)
+    if sc['kernel'] == 'baseline' and 'bisect' in sc['targets']:
+        # make bisect builds the series' steps only.
+        raise ScenarioError('scenario %s: kernel: baseline is for make check only' % name)
     names = [p for p, _ in sc['programs']]
     if len(set(names)) != len(names):
         raise ScenarioError('scenario %s: a program name twice' % name)
@@ -194,11 +197,16 @@ def main(argv, folder=DIR):
                 raise ScenarioError('unknown target %s (known: %s)'
                                     % (argv[1], ' '.join(sorted(TARGETS))))
             scs = scenarios(argv[1], folder)
-            names_ = {s['name'] for s in scs}
+            by_name = {s['name']: s for s in scs}
             for s in scs:
-                if s['journal_of'] and s['journal_of'] not in names_:
+                of = by_name.get(s['journal_of'])
+                if s['journal_of'] and of is None:
                     raise ScenarioError('scenario %s: journal-of %s, which target %s does '
                                         'not boot' % (s['name'], s['journal_of'], argv[1]))
+                if of and (of['rootfs'] != 'system' or of['kernel'] != 'patched'):
+                    raise ScenarioError('scenario %s: journal-of %s, which does not boot '
+                                        'the patched kernel on the system image'
+                                        % (s['name'], s['journal_of']))
             if argv[0] == 'list':
                 out = [s['name'] for s in scs]
             elif argv[0] == 'kernels':

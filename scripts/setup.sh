@@ -36,9 +36,10 @@ PKGS+=(rt-tests)
 #                     the Debian system image (make system, scripts/
 #                     build-system.sh) and its ext4 root for each boot
 PKGS+=(mmdebstrap genext2fs e2fsprogs)
-#   dpkg-dev debhelper
-#                     latnice's Debian package (make deb, scripts/build-deb.sh)
-PKGS+=(dpkg-dev debhelper)
+#   dpkg-dev debhelper build-essential
+#                     latnice's Debian package (make deb, scripts/build-deb.sh;
+#                     dpkg-buildpackage checks for build-essential)
+PKGS+=(dpkg-dev debhelper build-essential)
 #   gnuplot-nox       make bench: the PNG plots
 [ "${1:-}" = bench ] && PKGS+=(gnuplot-nox)
 #   gcc-aarch64-linux-gnu  make matrix: the arm64 build

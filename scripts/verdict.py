@@ -66,6 +66,7 @@ EXIT_RE = re.compile(r'LATNICE-GUEST: exit (-?\d+)')
 # a systemd unit that failed, and the journal's warnings from the boot.
 UNIT_RE = re.compile(r'LATNICE-GUEST: failed unit (\S+)')
 JOURNAL_RE = re.compile(r'LATNICE-JOURNAL: (.*)$')
+JOURNAL_END_RE = re.compile(r'LATNICE-JOURNAL-END (\d+)')
 # TAP/KTAP result lines: indentation, "ok"/"not ok", number, description.
 RESULT_RE = re.compile(r'^(\s*)(not ok|ok) (\d+)\b(?: - | )?(.*)$')
 # A workload's figures: "BENCH key=value key=value ...".
@@ -216,7 +217,9 @@ def parse_console(text):
          'splats': [line.strip() for line in lines if is_splat(line)],
          'kunit': count_ktap(boot),
          'failed_units': [m.group(1) for m in map(UNIT_RE.search, lines) if m],
-         'journal': [m.group(1).rstrip() for m in map(JOURNAL_RE.search, lines) if m],
+         # None: no journal printed (not the system image, or cut short).
+         'journal': ([m.group(1).rstrip() for m in map(JOURNAL_RE.search, lines) if m]
+                     if any(map(JOURNAL_END_RE.search, lines)) else None),
          'tests': {}, 'order': []}
     for name, rc, blines in (guest['blocks'] if guest else []):
         v['tests'][name] = {'rc': rc, 'results': count_tap(blines, rc),
@@ -250,7 +253,10 @@ def problems(v, timed_out=False):
     return out
 
 
-DIGITS_RE = re.compile(r'0x[0-9a-fA-F]+|\d+')
+# Numbers in a journal line: UUIDs and ids (machine, boot), hex and
+# decimal numbers.
+DIGITS_RE = re.compile(r'[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-'
+                       r'[0-9a-fA-F]{12}|\b[0-9a-f]{8,}\b|0x[0-9a-fA-F]+|\d+')
 
 
 def journal_extra(journal, other):
@@ -342,8 +348,8 @@ def main(argv):
         except (OSError, ValueError) as e:
             print('verdict.py: %s' % e, file=sys.stderr)
             return 2
-        if not mine.get('journal') or not other.get('journal'):
-            print('verdict.py: no journal in %s' % (argv[1] if not mine.get('journal')
+        if mine.get('journal') is None or other.get('journal') is None:
+            print('verdict.py: no journal in %s' % (argv[1] if mine.get('journal') is None
                                                      else argv[2]), file=sys.stderr)
             return 2
         extra = journal_extra(mine['journal'], other['journal'])

@@ -101,11 +101,28 @@ class TestLatniceCyclictest(unittest.TestCase):
         self.assertEqual(lines[2].split(), ['-20', '100', '3', '900', '950'])
 
     def test_bad_input_is_refused_before_anything_runs(self):
-        for args in (['-21'], ['20'], ['rt'], ['-c', 'x'], ['-l', ''], ['-z'], ['-c']):
+        for args in (['-21'], ['20'], ['rt'], ['-c', 'x'], ['-l', ''], ['-z'], ['-c'],
+                     ['-l', '0'], ['-g', '0'], ['-i', '0']):
             r = self.run_it(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertTrue(r.stderr, args)
             self.assertFalse(os.path.exists(self.log), args)
+
+    def test_a_load_that_does_not_start(self):
+        with open(os.path.join(self.bin, 'hackbench'), 'w') as f:
+            f.write('#!/bin/sh\nexit 1\n')
+        r = self.run_it('0')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('the load (hackbench -g 1 on CPU 0) did not start', r.stderr)
+
+    def test_a_row_that_fails_shows_no_earlier_row(self):
+        # The second row's cyclictest fails before writing its histogram:
+        # it must not show the first row's numbers.
+        with open(os.path.join(self.bin, 'latnice'), 'w') as f:
+            f.write('#!/bin/sh\n[ "$2" = -20 ] && exit 1\nshift 2\nexec "$@"\n')
+        r = self.run_it('-k', '-l', '100', '0', '-20')
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout.splitlines()[1], 'row=-20 samples=0 p50_us=- p99_us=- max_us=-')
 
     def test_missing_program_named(self):
         os.unlink(os.path.join(self.bin, 'hackbench'))

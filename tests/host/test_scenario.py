@@ -68,6 +68,7 @@ class TestParse(unittest.TestCase):
             'journal-of: Sys tem\n': 'journal-of names a scenario',
             'journal-of: system\n': 'journal-of needs kernel: baseline and rootfs: system',
             'rootfs: system\ncgroup: v1\n': 'takes neither cgroup: v1 nor numbering: apart',
+            'kernel: baseline\ntargets: bisect\n': 'kernel: baseline is for make check only',
         }
         base = 'title: t\ntopology: 2x4x2\nprogram: a b\n'
         for line, why in cases.items():
@@ -126,6 +127,11 @@ class TestFolder(unittest.TestCase):
                 mock_stderr() as err:
             self.assertEqual(scenario.main(['journals', 'check'], self.d), 1)
         self.assertIn('journal-of sys, which target check does not boot', err.getvalue())
+        # ... or one that is not the patched kernel on the system image.
+        self.put('sys', sys_.replace('rootfs: system\n', ''))
+        with redirect_stdout(io.StringIO()), mock_stderr() as err:
+            self.assertEqual(scenario.main(['journals', 'check'], self.d), 1)
+        self.assertIn('does not boot the patched kernel on the system image', err.getvalue())
 
     def test_cli(self):
         self.put('one', GOOD)

@@ -262,6 +262,7 @@ class TestSystemImage(TestVerdictFile):
     def system(self, journal, units=()):
         lines = ['LATNICE-GUEST: start 4 CPUs, kernel 6.12, systemd 252']
         lines += ['LATNICE-JOURNAL: ' + j for j in journal]
+        lines += ['LATNICE-JOURNAL-END %d' % len(journal)]
         lines += GUEST_OK.splitlines()[1:-1]
         lines += ['LATNICE-GUEST: failed unit ' + u for u in units]
         return '\n'.join(lines + ['LATNICE-GUEST: exit 0']) + '\n'
@@ -290,6 +291,18 @@ class TestSystemImage(TestVerdictFile):
         r = self.cli('journal-extra', more, self.write(GUEST_OK))
         self.assertEqual(r.returncode, 2)
         self.assertIn('no journal', r.stderr)
+        # An empty journal is a journal: nothing printed at warning level.
+        empty = self.write(self.system([]))
+        self.assertEqual(verdict.load(empty)['journal'], [])
+        self.assertEqual(self.cli('journal-extra', empty, base).returncode, 0)
+        r = self.cli('journal-extra', more, empty)
+        self.assertEqual((r.returncode, r.stdout.count('\n')), (1, 2))
+        # Ids that change with every boot are numbers too.
+        self.assertEqual(verdict.journal_extra(
+            ['machine 3f2a9c0d1e2b4c5d6e7f8091a2b3c4d5 up',
+             'fs 123e4567-e89b-12d3-a456-426614174000 mounted'],
+            ['machine 00000000aaaaaaaabbbbbbbbcccccccc up',
+             'fs 00000000-0000-0000-0000-000000000000 mounted']), [])
 
 
 class TestTopo(unittest.TestCase):
