@@ -31,6 +31,7 @@ done
 FAKE = {
     'cyclictest': FAKE_CYCLICTEST,
     'hackbench': '#!/bin/sh\necho "hackbench $*" >>"$LOG"\nsleep 5\n',
+    'stress-ng': '#!/bin/sh\necho "stress-ng $*" >>"$LOG"\nsleep 5\n',
     'taskset': '#!/bin/sh\nshift 2\nexec "$@"\n',
     'latnice': '#!/bin/sh\necho "latnice $1 $2" >>"$LOG"\nshift 2\nexec "$@"\n',
 }
@@ -102,11 +103,23 @@ class TestLatniceCyclictest(unittest.TestCase):
 
     def test_bad_input_is_refused_before_anything_runs(self):
         for args in (['-21'], ['20'], ['rt'], ['-c', 'x'], ['-l', ''], ['-z'], ['-c'],
-                     ['-l', '0'], ['-g', '0'], ['-i', '0']):
+                     ['-l', '0'], ['-g', '0'], ['-i', '0'], ['-s', 'x']):
             r = self.run_it(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertTrue(r.stderr, args)
             self.assertFalse(os.path.exists(self.log), args)
+
+    def test_stress_ng_load(self):
+        r = self.run_it('-s', '2', '-l', '100', '-20')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith('# cyclictest -i 1000 -l 100 on CPU 0 beside '
+                                            'stress-ng --cpu 2 on it'), r.stdout)
+        calls = self.calls()
+        self.assertIn('stress-ng --cpu 2 --quiet', calls)
+        self.assertFalse([c for c in calls if c.startswith('hackbench')])
+        r = self.run_it('-s', '2', '-g', '1', '0')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('-g and -s name two loads', r.stderr)
 
     def test_a_load_that_does_not_start(self):
         with open(os.path.join(self.bin, 'hackbench'), 'w') as f:
