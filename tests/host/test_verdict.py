@@ -297,6 +297,9 @@ class TestSystemImage(TestVerdictFile):
         self.assertEqual(self.cli('journal-extra', empty, base).returncode, 0)
         r = self.cli('journal-extra', more, empty)
         self.assertEqual((r.returncode, r.stdout.count('\n')), (1, 2))
+        # A piece of a continued kernel line, cut off on one boot only.
+        self.assertEqual(verdict.journal_extra([' #2', ' #1 #3', 'real one'], []),
+                         ['real one'])
         # Ids that change with every boot are numbers too.
         self.assertEqual(verdict.journal_extra(
             ['machine 3f2a9c0d1e2b4c5d6e7f8091a2b3c4d5 up',
