@@ -1384,7 +1384,8 @@ def plan_pgbench(p):
 
 
 def pgbench_rows(records):
-    """{(kernel, db, load): ({key: median}, runs)} of figure 12."""
+    """{(kernel, db, load): ({key: median, 'tps_lo'/'tps_hi': the runs'
+    lowest and highest tps}, runs)} of figure 12."""
     groups = {}
     for r in records:
         if r['figure'] == '12' and r.get('ok', True):
@@ -1395,6 +1396,8 @@ def pgbench_rows(records):
         for k in PGBENCH_KEYS:
             xs = [num(r, k) for r in rs if num(r, k) is not None]
             med[k] = statistics.median(xs) if xs else None
+            if k == 'tps':
+                med['tps_lo'], med['tps_hi'] = (min(xs), max(xs)) if xs else (None, None)
         out[key] = (med, len(rs))
     return out
 
@@ -1406,13 +1409,15 @@ def cover_pgbench(records):
     if any(k not in rows or rows[k][0].get('tps') is None for k in keys):
         return None
     base = rows[keys[0]][0]
-    out = ['%-9s %-9s %-6s %8s %8s %8s %9s %9s' % ('kernel', 'database', 'load', 'tps',
-                                                  'avg ms', 'p99 ms', 'tps/base',
-                                                  'p99/base')]
+    out = ['%-9s %-9s %-8s %6s %11s %8s %8s %9s %9s'
+           % ('kernel', 'database', 'load', 'tps', 'tps range', 'avg ms', 'p99 ms',
+              'tps/base', 'p99/base')]
     for k in keys:
         m = rows[k][0]
-        out.append('%-9s %-9s %-6s %8s %8s %8s %9s %9s'
-                   % (k[0], k[1], k[2], fmt(m['tps'], 0), fmt(m['lat_avg_ms'], 3),
+        out.append('%-9s %-9s %-8s %6s %11s %8s %8s %9s %9s'
+                   % (k[0], k[1], k[2], fmt(m['tps'], 0),
+                      '%s-%s' % (fmt(m['tps_lo'], 0), fmt(m['tps_hi'], 0)),
+                      fmt(m['lat_avg_ms'], 3),
                       fmt(m['lat_p99_ms'], 3), '%.2f' % (m['tps'] / base['tps']),
                       '%.2f' % (m['lat_p99_ms'] / base['lat_p99_ms'])
                       if m['lat_p99_ms'] and base['lat_p99_ms'] else '-'))
@@ -1437,10 +1442,11 @@ def figure12(records, p):
     for kernel, db, load in PGBENCH_ROWS:
         m, n = rows.get((kernel, vname(db), vname(load)), ({}, 0))
         out.append([kernel, vname(db), vname(load), n, fmt(m.get('tps'), 0),
+                    '%s-%s' % (fmt(m.get('tps_lo'), 0), fmt(m.get('tps_hi'), 0)),
                     fmt(m.get('lat_avg_ms'), 3), fmt(m.get('lat_p50_ms'), 3),
                     fmt(m.get('lat_p99_ms'), 3), ratio(m, 'tps'), ratio(m, 'lat_p99_ms')])
-    md.append(table(['kernel', 'database', 'load', 'runs', 'tps', 'latency avg ms', 'p50 ms',
-                     'p99 ms', 'tps / baseline', 'p99 / baseline'], out))
+    md.append(table(['kernel', 'database', 'load', 'runs', 'tps', 'tps range', 'latency avg ms',
+                     'p50 ms', 'p99 ms', 'tps / baseline', 'p99 / baseline'], out))
     return '\n'.join(md)
 
 

@@ -714,11 +714,11 @@ class TestFigures(unittest.TestCase):
                      for rep in (0, 1, 2)]
         lines = figures.cover_pgbench(recs).splitlines()
         self.assertEqual(len(lines), 1 + len(figures.PGBENCH_ROWS))
-        self.assertEqual(lines[1].split(), ['baseline', 'default', 'default', '101', '1.000',
-                                            '4.000', '1.00', '1.00'])
+        self.assertEqual(lines[1].split(), ['baseline', 'default', 'default', '101', '100-102',
+                                            '1.000', '4.000', '1.00', '1.00'])
         self.assertEqual(lines[4].split()[-2:], ['1.99', '0.50'])  # 201 / 101
         self.assertIsNone(figures.cover_pgbench(recs[3:]))
-        self.assertIn('| patched | -10 | 19 | 3 | 201 |', figures.figure12(recs, dict(
+        self.assertIn('| patched | -10 | 19 | 3 | 201 | 200-202 |', figures.figure12(recs, dict(
             clients=4, secs=5, reps=3)))
 
     def test_search_cover(self):
