@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """scripts/matrix.sh (make matrix) without building: its entries are the
-ones the README and its own header document, a wrong entry is refused
+ones docs/harness.md and its own header document, a wrong entry is refused
 before anything is built, and CI sums the counts of check and matrix."""
 import os
 import re
@@ -25,11 +25,11 @@ def entries():
 class TestMatrix(unittest.TestCase):
     def test_entries_documented(self):
         text = read(MATRIX)
-        readme = read(os.path.join(TOP, 'README.md'))
+        readme = read(os.path.join(TOP, 'docs', 'harness.md'))
         self.assertGreaterEqual(len(entries()), 9)
         for e in entries():
             self.assertRegex(text, r'(?m)^#   %s\s' % re.escape(e), 'header of matrix.sh')
-            self.assertIn('| `%s` |' % e, readme, 'README.md, "Build matrix"')
+            self.assertIn('| `%s` |' % e, readme, 'docs/harness.md, "Build matrix"')
 
     def test_unknown_entry_refused(self):
         r = subprocess.run(['bash', MATRIX, 'nosuchentry'], capture_output=True,

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The settings: one file, read alike by bash (lib.sh) and Python, and
-documented in the README."""
+documented in docs/harness.md."""
 import os
 import re
 import subprocess
@@ -51,10 +51,10 @@ class TestSettings(unittest.TestCase):
             settings.defaults(f.name)
 
     def test_readme_documents_every_setting(self):
-        with open(os.path.join(TOP, 'README.md')) as f:
+        with open(os.path.join(TOP, 'docs', 'harness.md')) as f:
             readme = f.read()
         table = re.search(r'\n## Settings\n(.*?)\n## ', readme, re.S)
-        self.assertTrue(table, 'README.md has no "## Settings" section')
+        self.assertTrue(table, 'docs/harness.md has no "## Settings" section')
         documented = set(re.findall(r'^\| `([A-Z][A-Z0-9_]*)` \|', table.group(1), re.M))
         names = {n for n, _ in settings.defaults()}
         self.assertEqual(names - documented, set(), 'settings the README does not document')
