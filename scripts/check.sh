@@ -166,27 +166,31 @@ while read -r base of; do
 	stage_done
 done < <(python3 "$TOP/scripts/scenario.py" journals check)
 
+# must_fail NAME PATTERN WHAT CMDFILE-TEXT: boot the command (environment
+# as given) into selftest-NAME; the run must fail with PATTERN among its
+# problems.  WHAT says what failed, for the result line.
+must_fail() {
+	local name=$1 pattern=$2 what=$3 why
+	printf '%s' "$4" >"$counts/$name-cmd"
+	status_of "$counts/$name.out" "$TOP/scripts/boot.sh" "$check_results/selftest-$name" "$counts/$name-cmd"
+	why=$(python3 "$TOP/scripts/verdict.py" problems "$check_results/selftest-$name" 2>&1) || true
+	if [ $rc -ne 0 ] && grep -q "$pattern" <<<"$why"; then
+		result ok "$what fails (exit $rc), named"
+	else
+		result fail "$what was not failed (exit $rc): $why $(tr '\n' ' ' <"$counts/$name.out")"
+	fi
+}
+
 stage "harness self-test: a failed systemd unit fails a run of the system image"
-printf 'systemd-run -q --unit=latnice-fails false\nsleep 1\nexit 0\n' >"$counts/unit-cmd"
-ROOTFS=system TOPO=1x2x2 ICOUNT=$ICOUNT_REPEATABLE status_of "$counts/unit.out" \
-	"$TOP/scripts/boot.sh" "$check_results/selftest-unit" "$counts/unit-cmd"
-why=$(python3 "$TOP/scripts/verdict.py" problems "$check_results/selftest-unit" 2>&1) || true
-if [ $rc -ne 0 ] && grep -q 'systemd unit(s) failed: latnice-fails.service' <<<"$why"; then
-	result ok "a run of the system image where a unit failed fails (exit $rc) with the unit named"
-else
-	result fail "a run of the system image where a unit failed was not failed (exit $rc): $why $(tr '\n' ' ' <"$counts/unit.out")"
-fi
+ROOTFS=system TOPO=1x2x2 ICOUNT=$ICOUNT_REPEATABLE must_fail unit \
+	'systemd unit(s) failed: latnice-fails.service' \
+	"a run of the system image where a unit failed" \
+	$'systemd-run -q --unit=latnice-fails false\nsleep 1\nexit 0\n'
 stage_done
 
 stage "harness self-test: a kernel WARNING fails the run"
-printf 'echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT\nexit 0\n' >"$counts/warn-cmd"
-status_of "$counts/warn.out" "$TOP/scripts/boot.sh" "$check_results/selftest-warning" "$counts/warn-cmd"
-why=$(python3 "$TOP/scripts/verdict.py" problems "$check_results/selftest-warning" 2>&1) || true
-if [ $rc -ne 0 ] && grep -q 'kernel splat on the console: .*WARNING: CPU' <<<"$why"; then
-	result ok "a guest whose kernel WARNs fails (exit $rc) with the splat named"
-else
-	result fail "a guest whose kernel WARNs was not failed (exit $rc): $why $(tr '\n' ' ' <"$counts/warn.out")"
-fi
+must_fail warning 'kernel splat on the console: .*WARNING: CPU' "a guest whose kernel WARNs" \
+	$'echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT\nexit 0\n'
 stage_done
 
 stage "harness self-test: a guest command's exit status comes back"
