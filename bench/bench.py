@@ -34,8 +34,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(TOP, 'scripts'))
-import settings  # noqa: E402
+sys.path.insert(0, TOP)
+from harness import settings  # noqa: E402
 import figures  # noqa: E402
 import publish  # noqa: E402
 import report  # noqa: E402

@@ -7,7 +7,7 @@ configs/bench.config (the test config without lockdep): the patched tree
 into BENCH_OBJ and the baseline (a git worktree of the base commit at
 BASE_SRC) into BASE_OBJ, and lnbench ($BUILD/bench/lnbench).
 boot() runs one boot through scripts/boot.sh into the folder it is given;
-boot.sh (scripts/qemu.py) leaves its verdict.json there, which the report
+boot.sh (harness/qemu.py) leaves its verdict.json there, which the report
 reads.  Every path and version comes from scripts/settings.
 """
 import os
@@ -19,8 +19,8 @@ import tempfile
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if os.path.join(TOP, 'scripts') not in sys.path:
-    sys.path.insert(0, os.path.join(TOP, 'scripts'))
+if TOP not in sys.path:
+    sys.path.insert(0, TOP)
 
 LNBENCH_SOURCES = (os.path.join(TOP, 'bench', 'lnbench.c'),
                    os.path.join(TOP, 'tests', 'guest', 'cpulist.h'))
@@ -187,5 +187,5 @@ if __name__ == '__main__':
     # print its path (make demo's last part uses it).
     if sys.argv[1:] != ['lnbench']:
         sys.exit('usage: %s lnbench' % sys.argv[0])
-    import settings
+    from harness import settings
     print(build_lnbench(settings.load()))

@@ -10,8 +10,8 @@ import sys
 import unittest
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
-sys.path.insert(0, os.path.join(TOP, 'scripts'))
-import settings  # noqa: E402
+sys.path.insert(0, TOP)
+from harness import settings  # noqa: E402
 
 DOC = 'Documentation/scheduler/sched-latency-nice.rst'
 # Where what the documentation names is defined or used.

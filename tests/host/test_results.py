@@ -12,7 +12,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(TOP, 'scripts'))
+sys.path.insert(0, TOP)
 sys.path.insert(0, os.path.join(TOP, 'bench'))
 import figures  # noqa: E402
 import publish  # noqa: E402

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The scenario loader (scripts/scenario.py) and the scenarios themselves."""
+"""The scenario loader (harness/scenario.py) and the scenarios themselves."""
 import io
 import os
 import subprocess
@@ -9,8 +9,8 @@ import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-sys.path.insert(0, os.path.join(TOP, 'scripts'))
-import scenario  # noqa: E402
+sys.path.insert(0, TOP)
+from harness import scenario  # noqa: E402
 
 GOOD = """\
 # A comment.

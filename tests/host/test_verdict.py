@@ -1,13 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The console judge (scripts/verdict.py) and the QEMU command (scripts/qemu.py)."""
+"""The console judge (harness/verdict.py) and the QEMU command (harness/qemu.py)."""
 import os
 import sys
 import unittest
 
-SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts')
-sys.path.insert(0, SCRIPTS)
-import qemu  # noqa: E402
-import verdict  # noqa: E402
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
+sys.path.insert(0, TOP)
+from harness import qemu, verdict  # noqa: E402
 
 KUNIT = """\
 [    3.100000] KTAP version 1
@@ -209,8 +208,8 @@ class TestVerdictFile(unittest.TestCase):
 
     def cli(self, *args):
         import subprocess
-        return subprocess.run([sys.executable, os.path.join(SCRIPTS, 'verdict.py')] +
-                              list(args), stdout=subprocess.PIPE,
+        return subprocess.run([sys.executable, '-m', 'harness', 'verdict'] +
+                              list(args), cwd=TOP, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
 
     def test_counts_include_problems(self):

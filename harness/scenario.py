@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Guest test scenarios: one file each in tests/guest/scenarios/.
 
@@ -34,17 +33,17 @@ starting with # are comments (the first ones describe the scenario):
     program: NAME COMMAND...    a program, as initramfs/run-tests runs it
                                 (repeatable; one at least)
 
-Command line (for scripts/lib.sh):
-    scenario.py list TARGET     the names of TARGET's scenarios, in order
-    scenario.py shell NAME      shell assignments SC_TITLE, SC_TOPO,
+Command line (for scripts/lib.sh), python3 -m harness scenario ...:
+    list TARGET                the names of TARGET's scenarios, in order
+    shell NAME                  shell assignments SC_TITLE, SC_TOPO,
                                 SC_APPEND (kernel arguments), SC_ICOUNT (yes|no),
                                 SC_AUTOGROUP (on|off, empty: the setting's),
                                 SC_NUMBERING (adjacent|apart, empty: the
                                 setting's), SC_ROOTFS (system, empty: the
                                 initramfs), SC_KERNEL (patched|baseline)
-    scenario.py programs NAME   the programs, one "NAME COMMAND" a line
-    scenario.py kernels TARGET  the kernels TARGET's scenarios boot
-    scenario.py journals TARGET "BASELINE NAME" a line: scenario NAME's
+    programs NAME               the programs, one "NAME COMMAND" a line
+    kernels TARGET              the kernels TARGET's scenarios boot
+    journals TARGET             "BASELINE NAME" a line: scenario NAME's
                                 boot journal against scenario BASELINE's
 """
 import os
@@ -52,7 +51,8 @@ import re
 import shlex
 import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from . import TOP
+
 DIR = os.path.join(TOP, 'tests', 'guest', 'scenarios')
 KEYS = {'title', 'order', 'targets', 'topology', 'append', 'cgroup', 'icount',
         'autogroup', 'numbering', 'rootfs', 'kernel', 'journal-of', 'program'}
@@ -188,7 +188,7 @@ def scenarios(target, folder=DIR):
 
 def main(argv, folder=DIR):
     if len(argv) != 2 or argv[0] not in ('list', 'shell', 'programs', 'kernels', 'journals'):
-        print('usage: scenario.py list TARGET | shell NAME | programs NAME | '
+        print('usage: python3 -m harness scenario list TARGET | shell NAME | programs NAME | '
               'kernels TARGET | journals TARGET', file=sys.stderr)
         return 2
     try:

@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Boot a kernel in QEMU with an initramfs, keep its console, judge it.
 
-    qemu.py --kernel BZIMAGE --initrd CPIO --results DIR [options]
-    qemu.py --kernel BZIMAGE --root IMAGE --results DIR [options]
+    python3 -m harness qemu --kernel BZIMAGE --initrd CPIO --results DIR [options]
+    python3 -m harness qemu --kernel BZIMAGE --root IMAGE --results DIR [options]
 
 --root boots a root disk instead (virtio-blk, ext4: the Debian system
 image of scripts/mkrootfs.sh, with its own init, systemd).
@@ -12,7 +11,9 @@ ROOTFS=system without a command: a root shell on the Debian system); the
 guest is not judged, and QEMU's exit status is returned.
 
 Writes into DIR: qemu-command (the exact command line), console.log,
-qemu-stderr.log and verdict.json (scripts/verdict.py judges the console).
+qemu-stderr.log and verdict.json (harness/verdict.py judges the console).
+--print prints the QEMU command line and stops: nothing runs, nothing is
+written.
 Exits with the guest command's exit status, or non-zero when the kernel
 splats, the guest crashes or QEMU times out.  scripts/boot.sh is the usual
 way in: it makes the initramfs and chooses the accelerator.
@@ -27,7 +28,7 @@ import subprocess
 import sys
 import time
 
-import verdict
+from . import verdict
 
 
 def parse_topo(topo):
@@ -164,7 +165,8 @@ def run(args):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap = argparse.ArgumentParser(prog='python3 -m harness qemu',
+                                 description=__doc__.split('\n')[0])
     ap.add_argument('--kernel', required=True)
     where = ap.add_mutually_exclusive_group(required=True)
     where.add_argument('--initrd', help='the initramfs (its /init runs the command)')
@@ -182,12 +184,17 @@ def main(argv):
                     default='progress')
     ap.add_argument('--interactive', action='store_true',
                     help='the console on this terminal; no verdict')
+    ap.add_argument('--print', action='store_true',
+                    help='print the QEMU command line and stop')
     args = ap.parse_args(argv)
     try:
         parse_topo(args.topo)
     except ValueError as e:
         print('error: %s' % e, file=sys.stderr)
         return 2
+    if args.print:
+        print(' '.join(shlex.quote(c) for c in qemu_command(args)))
+        return 0
     return run(args)
 
 

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Renumber a guest's CPUs by rewriting QEMU's ACPI MADT.
 
@@ -21,9 +20,10 @@ check's sibling_numbering test show that the guest took it.  Checked
 byte for byte against the table in the memory of Debian 12's QEMU 7.2
 guests (the monitor's xp command) for 1x2x2, 2x4x2 and 1x8x2.
 
-    madt.py qemu TOPO OUT [apart]    QEMU's table for SxCxT, or its
+    python3 -m harness madt ...
+    qemu TOPO OUT [apart]            QEMU's table for SxCxT, or its
                                      reordered upgrade (siblings apart)
-    madt.py show FILE                the local APIC entries, in order
+    show FILE                        the local APIC entries, in order
 """
 import re
 import struct
@@ -151,7 +151,7 @@ def main(argv):
             print(__doc__.strip().split('\n\n')[-1], file=sys.stderr)
             return 2
     except (OSError, ValueError) as e:
-        print('madt.py: %s' % e, file=sys.stderr)
+        print('madt: %s' % e, file=sys.stderr)
         return 1
     return 0
 
