@@ -16,7 +16,7 @@ rep), and the key=value figures lnbench printed; see report.records_of().
 """
 import statistics
 
-from report import Plot, find, fmt, num, pct, sig, table, vname
+from .report import Plot, find, fmt, num, pct, sig, table, vname
 
 # Latency nice values of the patched kernel; None: none set (the default, 0).
 VALUES = (None, -10, -19, -20)

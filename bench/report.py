@@ -13,12 +13,8 @@ import json
 import os
 import shlex
 import subprocess
-import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if TOP not in sys.path:
-    sys.path.insert(0, TOP)
-from harness import verdict  # noqa: E402
+from harness import TOP, verdict
 
 
 def log(msg):

@@ -18,9 +18,7 @@ import sys
 import tempfile
 import time
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if TOP not in sys.path:
-    sys.path.insert(0, TOP)
+from harness import TOP, settings
 
 LNBENCH_SOURCES = (os.path.join(TOP, 'bench', 'lnbench.c'),
                    os.path.join(TOP, 'tests', 'guest', 'cpulist.h'))
@@ -183,9 +181,8 @@ def boot(b, results, i, total, s, prog):
 
 
 if __name__ == '__main__':
-    # python3 bench/runner.py lnbench: build lnbench if it is stale and
+    # python3 -m bench.runner lnbench: build lnbench if it is stale and
     # print its path (make demo's last part uses it).
     if sys.argv[1:] != ['lnbench']:
-        sys.exit('usage: %s lnbench' % sys.argv[0])
-    from harness import settings
+        sys.exit('usage: python3 -m bench.runner lnbench')
     print(build_lnbench(settings.load()))

@@ -3,14 +3,11 @@
 import io
 import os
 import struct
-import sys
 import tempfile
 import unittest
 from contextlib import redirect_stderr
 
-TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-sys.path.insert(0, TOP)
-from harness import madt  # noqa: E402
+from harness import madt
 
 
 def table(apic_ids, oem_rev=1):

@@ -3,14 +3,13 @@
 import io
 import os
 import subprocess
-import sys
 import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
+from harness import scenario
+
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-sys.path.insert(0, TOP)
-from harness import scenario  # noqa: E402
 
 GOOD = """\
 # A comment.

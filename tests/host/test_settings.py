@@ -4,13 +4,12 @@ documented in docs/harness.md."""
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import unittest
 
+from harness import settings
+
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
-sys.path.insert(0, TOP)
-from harness import settings  # noqa: E402
 
 
 def bash_settings(env):

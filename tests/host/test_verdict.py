@@ -4,9 +4,9 @@ import os
 import sys
 import unittest
 
+from harness import qemu, verdict
+
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-sys.path.insert(0, TOP)
-from harness import qemu, verdict  # noqa: E402
 
 KUNIT = """\
 [    3.100000] KTAP version 1
