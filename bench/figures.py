@@ -16,6 +16,8 @@ rep), and the key=value figures lnbench printed; see report.records_of().
 """
 import statistics
 
+from harness import topology
+
 from .report import Plot, find, fmt, num, pct, sig, table, vname
 
 # Latency nice values of the patched kernel; None: none set (the default, 0).
@@ -66,8 +68,7 @@ class Figure:
 
 
 def ncpus(topo):
-    s, c, t = (int(x) for x in topo.split('x'))
-    return s * c * t
+    return topology.parse(topo).cpus
 
 
 def cpulist(cpus):

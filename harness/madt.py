@@ -25,9 +25,10 @@ guests (the monitor's xp command) for 1x2x2, 2x4x2 and 1x8x2.
                                      reordered upgrade (siblings apart)
     show FILE                        the local APIC entries, in order
 """
-import re
 import struct
 import sys
+
+from . import topology
 
 HEADER = 44                     # ACPI header (36) + local APIC address, flags
 LAPIC, X2APIC = 0, 9
@@ -135,10 +136,7 @@ def show(table):
 def main(argv):
     try:
         if len(argv) in (3, 4) and argv[0] == 'qemu' and argv[3:] in ([], ['apart']):
-            m = re.fullmatch(r'(\d+)x(\d+)x(\d+)', argv[1])
-            if not m or min(int(x) for x in m.groups()) < 1:
-                raise MadtError('topology must be SOCKETSxCORESxTHREADS, not %r' % argv[1])
-            s, c, t = (int(x) for x in m.groups())
+            s, c, t = topology.parse(argv[1])
             table = qemu_madt(s, c, t)
             if argv[3:]:
                 table = apart(table, t)

@@ -21,29 +21,17 @@ way in: it makes the initramfs and chooses the accelerator.
 import argparse
 import json
 import os
-import re
 import shlex
 import signal
 import subprocess
 import sys
 import time
 
-from . import verdict
-
-
-def parse_topo(topo):
-    m = re.fullmatch(r'(\d+)x(\d+)x(\d+)', topo)
-    if not m:
-        raise ValueError('topology must be SOCKETSxCORESxTHREADS, e.g. 2x4x2, '
-                         'not %r' % topo)
-    s, c, t = (int(x) for x in m.groups())
-    if s < 1 or c < 1 or t < 1 or s * c * t > 64:
-        raise ValueError('topology %r: need 1..64 CPUs in all' % topo)
-    return s, c, t
+from . import topology, verdict
 
 
 def qemu_command(args):
-    s, c, t = parse_topo(args.topo)
+    s, c, t = topology.parse(args.topo)
     ncpu = s * c * t
     accel = {'tcg': 'tcg,thread=multi', 'kvm': 'kvm'}[args.accel]
     if args.icount and args.accel == 'tcg':
@@ -188,8 +176,8 @@ def main(argv):
                     help='print the QEMU command line and stop')
     args = ap.parse_args(argv)
     try:
-        parse_topo(args.topo)
-    except ValueError as e:
+        topology.parse(args.topo)
+    except topology.TopologyError as e:
         print('error: %s' % e, file=sys.stderr)
         return 2
     if args.print:

@@ -51,7 +51,7 @@ import re
 import shlex
 import sys
 
-from . import TOP
+from . import TOP, topology
 
 DIR = os.path.join(TOP, 'tests', 'guest', 'scenarios')
 KEYS = {'title', 'order', 'targets', 'topology', 'append', 'cgroup', 'icount',
@@ -60,7 +60,6 @@ KERNELS = ('patched', 'baseline')
 ROOTFS = ('system',)
 TARGETS = {'check', 'bisect'}
 NAME_RE = re.compile(r'^[a-z0-9][a-z0-9-]*$')
-TOPO_RE = re.compile(r'^(\d+)x(\d+)x(\d+)$')
 
 
 class ScenarioError(ValueError):
@@ -96,10 +95,10 @@ def parse(text, name='?'):
                     % (' '.join(sorted(t - TARGETS)), ' '.join(sorted(TARGETS))))
             sc['targets'] = t
         elif key == 'topology':
-            m = TOPO_RE.match(val)
-            if not m or min(int(x) for x in m.groups()) < 1 or \
-                    int(m.group(1)) * int(m.group(2)) * int(m.group(3)) > 64:
-                bad(n, 'topology must be SOCKETSxCORESxTHREADS with 1..64 CPUs, not %r' % val)
+            try:
+                topology.parse(val)
+            except topology.TopologyError as e:
+                bad(n, str(e))
             sc['topology'] = val
         elif key == 'append':
             sc['append'] = val

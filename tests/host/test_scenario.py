@@ -52,7 +52,7 @@ class TestParse(unittest.TestCase):
     def test_bad(self):
         cases = {
             'topology: 2x4\n': 'topology must be',
-            'topology: 4x8x4\n': 'topology must be',
+            'topology: 4x8x4\n': 'need 1..64 CPUs',
             'cgroup: v3\n': 'cgroup must be v1 or v2',
             'icount: maybe\n': 'icount must be yes or no',
             'autogroup: yes\n': 'autogroup must be on or off',

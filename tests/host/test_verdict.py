@@ -307,13 +307,7 @@ class TestSystemImage(TestVerdictFile):
              'fs 00000000-0000-0000-0000-000000000000 mounted']), [])
 
 
-class TestTopo(unittest.TestCase):
-    def test_parse(self):
-        self.assertEqual(qemu.parse_topo('2x4x2'), (2, 4, 2))
-        for bad in ('2x4', 'axbxc', '0x4x2', '4x8x4', '2x4x2x1', ''):
-            with self.assertRaises(ValueError, msg=bad):
-                qemu.parse_topo(bad)
-
+class TestQemuCommand(unittest.TestCase):
     def test_qemu_command(self):
         class A:
             topo = '1x8x2'
