@@ -30,6 +30,37 @@ import time
 from . import topology, verdict
 
 
+def kernel_cmdline(args):
+    """The kernel's command line: the one place that writes it, with every
+    LATNICE_* parameter the guest's init and tests read, each named after
+    its setting (TOPO, NUMBERING, CGROUP), and the scheduler's own."""
+    # A person at the console sees warnings and worse; a judged boot logs
+    # everything.
+    words = ['console=ttyS0', 'panic=-1', 'loglevel=%d' % (4 if args.interactive else 7),
+             'LATNICE_TOPO=%s' % (topology.parse(args.topo),), 'sched_verbose']
+    if args.autogroup == 'off':
+        # In the guest every task shares one session (scripts/settings).
+        words.append('noautogroup')
+    words.append('LATNICE_NUMBERING=%s' % args.numbering)
+    if args.append.strip():
+        words.append(args.append.strip())
+    if args.cgroup == 'v1':
+        words.append('LATNICE_CGROUP=v1')       # initramfs/init mounts it
+    if args.root:
+        # systemd's status lines only for failures, so that they do not
+        # come between the lines of the harness's command on the console.
+        words += ['root=/dev/vda', 'rw', 'systemd.show_status=error']
+    if args.icount:
+        # Repeatable runs: no address space randomization in the guest.
+        words.append('norandmaps')
+    return ' '.join(words)
+
+
+def shell_line(cmd):
+    """A command as one line a shell runs as it is."""
+    return ' '.join(shlex.quote(c) for c in cmd)
+
+
 def qemu_command(args):
     s, c, t = topology.parse(args.topo)
     ncpu = s * c * t
@@ -37,11 +68,6 @@ def qemu_command(args):
     if args.icount and args.accel == 'tcg':
         # Instruction counting runs every vCPU in one thread.
         accel = 'tcg,thread=single'
-    # A person at the console sees warnings and worse; a judged boot logs
-    # everything.
-    loglevel = 4 if args.interactive else 7
-    append = ('console=ttyS0 panic=-1 loglevel=%d LATNICE_TOPO=%s %s'
-              % (loglevel, args.topo, args.append)).strip()
     cmd = [args.qemu, '-nodefaults', '-no-reboot', '-display', 'none',
            '-accel', accel,
            '-cpu', args.cpu,
@@ -54,17 +80,13 @@ def qemu_command(args):
     if args.root:
         # No initramfs: the kernel mounts the disk itself.
         cmd += ['-drive', 'file=%s,if=virtio,format=raw' % args.root]
-        # systemd's status lines only for failures, so that they do not
-        # come between the lines of the harness's command on the console.
-        append += ' root=/dev/vda rw systemd.show_status=error'
     else:
         cmd += ['-initrd', args.initrd]
-    cmd += ['-append', append]
+    cmd += ['-append', kernel_cmdline(args)]
     if args.icount:
         # Repeatable runs: a seeded random number generator for the guest
-        # (RDRAND) and no address space randomization in it.
+        # (RDRAND).
         cmd += ['-icount', args.icount, '-seed', '1']
-        cmd[cmd.index('-append') + 1] += ' norandmaps'
     return cmd
 
 
@@ -88,7 +110,7 @@ def boot(args):
     """Run QEMU; returns (console text, timed out, seconds)."""
     cmd = qemu_command(args)
     with open(os.path.join(args.results, 'qemu-command'), 'w') as f:
-        f.write(' '.join(shlex.quote(c) for c in cmd) + '\n')
+        f.write(shell_line(cmd) + '\n')
     t0 = time.time()
     timed_out = False
     text = []
@@ -135,7 +157,7 @@ def run(args):
     if args.interactive:
         cmd = qemu_command(args)
         with open(os.path.join(args.results, 'qemu-command'), 'w') as f:
-            f.write(' '.join(shlex.quote(c) for c in cmd) + '\n')
+            f.write(shell_line(cmd) + '\n')
         print('    console attached: log in as root (no password), power off with '
               '"poweroff", or end QEMU with Ctrl-A X', flush=True)
         return subprocess.call(cmd)
@@ -166,6 +188,10 @@ def main(argv):
     ap.add_argument('--memory', default='1G')
     ap.add_argument('--icount', default='', help='QEMU -icount argument')
     ap.add_argument('--append', default='', help='more kernel parameters')
+    # The settings of the same names (scripts/settings).
+    ap.add_argument('--numbering', choices=topology.NUMBERINGS, required=True)
+    ap.add_argument('--autogroup', choices=('on', 'off'), required=True)
+    ap.add_argument('--cgroup', choices=('v1', 'v2'), required=True)
     ap.add_argument('--timeout', type=float, required=True, help='seconds')
     ap.add_argument('--qemu', default='qemu-system-x86_64')
     ap.add_argument('--show', choices=('progress', 'guest', 'all', 'none'),
@@ -181,7 +207,7 @@ def main(argv):
         print('error: %s' % e, file=sys.stderr)
         return 2
     if args.print:
-        print(' '.join(shlex.quote(c) for c in qemu_command(args)))
+        print(shell_line(qemu_command(args)))
         return 0
     return run(args)
 

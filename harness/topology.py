@@ -9,6 +9,8 @@ import re
 from typing import NamedTuple
 
 MAX_CPUS = 64
+# How Linux numbers SMT siblings (the NUMBERING setting, harness/madt.py).
+NUMBERINGS = 'adjacent apart'.split()
 TOPO_RE = re.compile(r'([0-9]+)x([0-9]+)x([0-9]+)')
 
 

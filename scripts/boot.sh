@@ -11,7 +11,7 @@
 #   CMDFILE      a shell script the guest runs as /run/cmd
 #   DEST=SRC     files to put in the guest (DEST: path in the guest)
 # Settings (scripts/settings; the environment wins): TOPO, ACCEL,
-# GUEST_TIMEOUT, SHOW, APPEND, ICOUNT, AUTOGROUP, NUMBERING, ROOTFS, and
+# GUEST_TIMEOUT, SHOW, APPEND, ICOUNT, AUTOGROUP, NUMBERING, CGROUP, ROOTFS, and
 # KERNEL (default: OBJ's bzImage).  ROOTFS=system boots the Debian system
 # image (scripts/mkrootfs.sh: root.img instead of initramfs.cpio) with
 # systemd as PID 1 and 2 GiB of memory.
@@ -53,7 +53,8 @@ if [ "$ACCEL" = auto ]; then
 			"$TOP/scripts/mkinitramfs.sh" "$dir/probe.cpio" "$dir/probe-cmd"
 			if python3 -m harness qemu --kernel "$KERNEL" \
 				--initrd "$dir/probe.cpio" --results "$dir/kvm-probe" \
-				--topo 1x2x1 --accel kvm --timeout 20 --show none >/dev/null 2>&1; then
+				--topo 1x2x1 --accel kvm --timeout 20 --show none \
+				--numbering adjacent --autogroup "$AUTOGROUP" --cgroup v2 >/dev/null 2>&1; then
 				ACCEL=kvm
 			fi
 			printf '%s\n%s\n' "$ACCEL" "$key" >"$probe"
@@ -89,13 +90,19 @@ system)
 esac
 
 case $AUTOGROUP in
-on) AUTOGROUP_ARG= ;;
-off) AUTOGROUP_ARG=noautogroup ;;
+on | off) ;;
 *) die "AUTOGROUP=$AUTOGROUP: on or off" ;;
 esac
+case $CGROUP in
+v2) ;;
+v1) [ -z "$ROOTFS" ] || die "CGROUP=v1 needs the initramfs (systemd owns the cgroup hierarchy of ROOTFS=$ROOTFS)" ;;
+*) die "CGROUP=$CGROUP: v1 or v2" ;;
+esac
+# The kernel's command line, every LATNICE_* parameter in it, is
+# harness/qemu.py's kernel_cmdline(), from these settings.
 args=(--kernel "$KERNEL" "${root[@]}" --results "$dir"
       --topo "$TOPO" --accel "$ACCEL" --timeout "$GUEST_TIMEOUT" --show "$SHOW"
-      --append "sched_verbose${AUTOGROUP_ARG:+ $AUTOGROUP_ARG} LATNICE_NUMBERING=$NUMBERING $APPEND")
+      --numbering "$NUMBERING" --autogroup "$AUTOGROUP" --cgroup "$CGROUP" --append "$APPEND")
 [ -n "$ICOUNT" ] && args+=(--icount "$ICOUNT")
 [ -n "$interactive" ] && args+=("$interactive")
 echo "    guest: $TOPO ($ACCEL${ICOUNT:+, -icount $ICOUNT}${madt:+, siblings numbered apart}${ROOTFS:+, root: $ROOTFS}), results in ${dir#"$TOP"/}"

@@ -54,7 +54,9 @@ class TestUsers(unittest.TestCase):
             err = io.StringIO()
             with contextlib.redirect_stderr(err):
                 rc = qemu.main(['--kernel', 'k', '--initrd', 'i', '--results', 'r',
-                                '--timeout', '1', '--topo', bad, '--print'])
+                                '--timeout', '1', '--numbering', 'adjacent',
+                                '--autogroup', 'off', '--cgroup', 'v2', '--topo', bad,
+                                '--print'])
             self.assertEqual((rc, err.getvalue()), (2, 'error: %s\n' % why))
 
     def test_madt(self):

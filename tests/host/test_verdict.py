@@ -315,6 +315,9 @@ class TestQemuCommand(unittest.TestCase):
             cpu = 'max'
             memory = '1G'
             append = 'x=1'
+            numbering = 'adjacent'
+            autogroup = 'off'
+            cgroup = 'v2'
             qemu = 'qemu-system-x86_64'
             kernel = 'bz'
             initrd = 'rd'
@@ -327,7 +330,16 @@ class TestQemuCommand(unittest.TestCase):
         self.assertIn('cpus=16,sockets=1,cores=8,threads=2', cmd)
         self.assertIn('tcg,thread=multi', cmd)
         self.assertNotIn('-icount', cmd)
-        self.assertTrue(cmd[cmd.index('-append') + 1].endswith('LATNICE_TOPO=1x8x2 x=1'))
+        self.assertEqual(cmd[cmd.index('-append') + 1],
+                         'console=ttyS0 panic=-1 loglevel=7 LATNICE_TOPO=1x8x2 sched_verbose '
+                         'noautogroup LATNICE_NUMBERING=adjacent x=1')
+        # Every LATNICE_* parameter comes from the setting of its name.
+        A.numbering, A.autogroup, A.cgroup = 'apart', 'on', 'v1'
+        cmd = qemu.qemu_command(A)
+        self.assertEqual(cmd[cmd.index('-append') + 1],
+                         'console=ttyS0 panic=-1 loglevel=7 LATNICE_TOPO=1x8x2 sched_verbose '
+                         'LATNICE_NUMBERING=apart x=1 LATNICE_CGROUP=v1')
+        A.numbering, A.autogroup, A.cgroup = 'adjacent', 'off', 'v2'
         # -icount needs single-threaded TCG (QEMU refuses it with MTTCG).
         A.icount = 'shift=0,sleep=off'
         cmd = qemu.qemu_command(A)
