@@ -86,10 +86,10 @@ matrix: kernel
 	@$(S)/matrix.sh $(ENTRIES)
 
 # The series against the unpatched kernel, side by side (see README.md):
-# bench/bench.py; ONLY=1,6 picks figures 1 and 6, ONLY=12 figure 12
+# python3 -m bench (bench/bench.py); ONLY=1,6 picks figures 1 and 6, ONLY=12 figure 12
 # (default: every figure it has).
 bench: programs
-	@python3 bench/bench.py $(if $(ONLY),--only '$(ONLY)')
+	@python3 -m bench $(if $(ONLY),--only '$(ONLY)')
 
 clean:
 	rm -rf build/obj-* build/programs* build/kselftest-sched build/bench build/counts \

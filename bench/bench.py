@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """make bench: the latency nice series measured against the unpatched kernel.
 
@@ -18,9 +17,10 @@ The figures (README.md, "Results") are the registry of figures.py:
 The layers: figures.py plans (and tabulates), runner.py builds and boots,
 report.py reads the verdicts into runs.json and writes the tables.
 
-Usage: bench/bench.py [--mode quick|full] [--only FIGURES] [--plan]
-       bench/bench.py --report results/<date>-bench
-       bench/bench.py --publish results/<date>-bench
+Usage (from the repository's top):
+       python3 -m bench [--mode quick|full] [--only FIGURES] [--plan]
+       python3 -m bench --report results/<date>-bench
+       python3 -m bench --publish results/<date>-bench
 BENCH=full in make's environment selects the full matrix.  --publish
 writes the run's figures into docs/results.md (publish.py), the one
 source of the numbers the cover letter quotes.
@@ -32,14 +32,9 @@ import os
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(TOP, 'scripts'))
-import settings  # noqa: E402
-import figures  # noqa: E402
-import publish  # noqa: E402
-import report  # noqa: E402
-import runner  # noqa: E402
+from harness import TOP, settings
+
+from . import figures, publish, report, runner
 
 log = report.log
 
@@ -108,7 +103,7 @@ def publish_run(outdir):
 
 def main(argv=None):
     s = settings.load()
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap = argparse.ArgumentParser(prog='python3 -m bench', description=__doc__.split('\n')[0])
     ap.add_argument('--mode', default=s['BENCH'],
                     help='%s (default: BENCH, %s)' % (' or '.join(figures.MODES), s['BENCH']))
     ap.add_argument('--only', default='',

@@ -16,7 +16,9 @@ rep), and the key=value figures lnbench printed; see report.records_of().
 """
 import statistics
 
-from report import Plot, find, fmt, num, pct, sig, table, vname
+from harness import topology
+
+from .report import Plot, find, fmt, num, pct, sig, table, vname
 
 # Latency nice values of the patched kernel; None: none set (the default, 0).
 VALUES = (None, -10, -19, -20)
@@ -66,8 +68,7 @@ class Figure:
 
 
 def ncpus(topo):
-    s, c, t = (int(x) for x in topo.split('x'))
-    return s * c * t
+    return topology.parse(topo).cpus
 
 
 def cpulist(cpus):

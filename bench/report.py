@@ -2,8 +2,8 @@
 """make bench's report: runs.json and runs.csv from the boots' verdicts,
 tables.md and the plots from runs.json.
 
-Reads each boot's figures only from its verdict.json (scripts/verdict.py,
-written by scripts/qemu.py): tests[run id]['data'] holds the key=value
+Reads each boot's figures only from its verdict.json (harness/verdict.py,
+written by harness/qemu.py): tests[run id]['data'] holds the key=value
 pairs of the last "BENCH ..." line lnbench printed in that run, rc its
 exit status.  Nothing here knows a figure: the figures (figures.py) bring
 their tables, claims and plots; this module has the helpers they use.
@@ -13,12 +13,8 @@ import json
 import os
 import shlex
 import subprocess
-import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if os.path.join(TOP, 'scripts') not in sys.path:
-    sys.path.insert(0, os.path.join(TOP, 'scripts'))
-import verdict  # noqa: E402
+from harness import TOP, verdict
 
 
 def log(msg):

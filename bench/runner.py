@@ -7,7 +7,7 @@ configs/bench.config (the test config without lockdep): the patched tree
 into BENCH_OBJ and the baseline (a git worktree of the base commit at
 BASE_SRC) into BASE_OBJ, and lnbench ($BUILD/bench/lnbench).
 boot() runs one boot through scripts/boot.sh into the folder it is given;
-boot.sh (scripts/qemu.py) leaves its verdict.json there, which the report
+boot.sh (harness/qemu.py) leaves its verdict.json there, which the report
 reads.  Every path and version comes from scripts/settings.
 """
 import os
@@ -18,9 +18,7 @@ import sys
 import tempfile
 import time
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if os.path.join(TOP, 'scripts') not in sys.path:
-    sys.path.insert(0, os.path.join(TOP, 'scripts'))
+from harness import TOP, settings
 
 LNBENCH_SOURCES = (os.path.join(TOP, 'bench', 'lnbench.c'),
                    os.path.join(TOP, 'tests', 'guest', 'cpulist.h'))
@@ -183,9 +181,8 @@ def boot(b, results, i, total, s, prog):
 
 
 if __name__ == '__main__':
-    # python3 bench/runner.py lnbench: build lnbench if it is stale and
+    # python3 -m bench.runner lnbench: build lnbench if it is stale and
     # print its path (make demo's last part uses it).
     if sys.argv[1:] != ['lnbench']:
-        sys.exit('usage: %s lnbench' % sys.argv[0])
-    import settings
+        sys.exit('usage: python3 -m bench.runner lnbench')
     print(build_lnbench(settings.load()))

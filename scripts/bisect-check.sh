@@ -18,7 +18,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 "$TOP/scripts/apply-series.sh" >/dev/null
-scenarios=$(python3 "$TOP/scripts/scenario.py" list bisect)
+scenarios=$(python3 -m harness scenario list bisect)
 [ -n "$scenarios" ] || die "no scenario names the target bisect (tests/guest/scenarios/)"
 mapfile -t commits < <(git -C "$SRC" rev-list --reverse base..latnice)
 commits=("$(git -C "$SRC" rev-parse base)" "${commits[@]}")
@@ -62,7 +62,7 @@ for i in "${!commits[@]}"; do
 	for sc in $scenarios; do
 		dir=$out/step-$i/$sc
 		SHOW=progress run_scenario "$sc" "$dir" || true
-		why=$(python3 "$TOP/scripts/verdict.py" problems "$dir" 2>&1 || echo "no verdict")
+		why=$(python3 -m harness verdict problems "$dir" 2>&1 || echo "no verdict")
 		# A guest command that fails is a test result; anything else
 		# (no boot, a splat, a timeout) fails the step.
 		if [ -n "$why" ]; then
@@ -70,7 +70,7 @@ for i in "${!commits[@]}"; do
 			boot="boot FAILED"
 			bad=1
 		fi
-		read -r p f _ < <(python3 "$TOP/scripts/verdict.py" counts "$dir" 2>/dev/null || echo "0 1 0")
+		read -r p f _ < <(python3 -m harness verdict counts "$dir" 2>/dev/null || echo "0 1 0")
 		np=$((np + p)) nf=$((nf + f))
 	done
 	table+=("$i | $boot | $np passed, $nf failed | $subject")

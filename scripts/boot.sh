@@ -11,13 +11,13 @@
 #   CMDFILE      a shell script the guest runs as /run/cmd
 #   DEST=SRC     files to put in the guest (DEST: path in the guest)
 # Settings (scripts/settings; the environment wins): TOPO, ACCEL,
-# GUEST_TIMEOUT, SHOW, APPEND, ICOUNT, AUTOGROUP, NUMBERING, ROOTFS, and
+# GUEST_TIMEOUT, SHOW, APPEND, ICOUNT, AUTOGROUP, NUMBERING, CGROUP, ROOTFS, and
 # KERNEL (default: OBJ's bzImage).  ROOTFS=system boots the Debian system
 # image (scripts/mkrootfs.sh: root.img instead of initramfs.cpio) with
 # systemd as PID 1 and 2 GiB of memory.
 # The exit status is the guest command's, or non-zero when the kernel
 # splats, the guest crashes or QEMU times out.  Callers read the verdict
-# from RESULTS_DIR/verdict.json (scripts/verdict.py counts|problems DIR).
+# from RESULTS_DIR/verdict.json (python3 -m harness verdict counts|problems DIR).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -51,9 +51,10 @@ if [ "$ACCEL" = auto ]; then
 			echo "    probing KVM (a guest that exits at once, 20s at most)"
 			printf 'exit 0\n' >"$dir/probe-cmd"
 			"$TOP/scripts/mkinitramfs.sh" "$dir/probe.cpio" "$dir/probe-cmd"
-			if python3 "$TOP/scripts/qemu.py" --kernel "$KERNEL" \
+			if python3 -m harness qemu --kernel "$KERNEL" \
 				--initrd "$dir/probe.cpio" --results "$dir/kvm-probe" \
-				--topo 1x2x1 --accel kvm --timeout 20 --show none >/dev/null 2>&1; then
+				--topo 1x2x1 --accel kvm --timeout 20 --show none \
+				--numbering adjacent --autogroup "$AUTOGROUP" --cgroup v2 >/dev/null 2>&1; then
 				ACCEL=kvm
 			fi
 			printf '%s\n%s\n' "$ACCEL" "$key" >"$probe"
@@ -63,14 +64,14 @@ if [ "$ACCEL" = auto ]; then
 fi
 
 # NUMBERING=apart: QEMU's MADT for this topology with the local APICs
-# reordered (scripts/madt.py), where Linux looks for table upgrades in the
+# reordered (harness/madt.py), where Linux looks for table upgrades in the
 # initramfs.
 madt=
 case $NUMBERING in
 adjacent) ;;
 apart)
 	madt=$dir/madt-apart.aml
-	python3 "$TOP/scripts/madt.py" qemu "$TOPO" "$madt" apart
+	python3 -m harness madt qemu "$TOPO" "$madt" apart
 	set -- "$@" "/kernel/firmware/acpi/apic.aml=$madt"
 	;;
 *) die "NUMBERING=$NUMBERING: adjacent or apart" ;;
@@ -89,22 +90,28 @@ system)
 esac
 
 case $AUTOGROUP in
-on) AUTOGROUP_ARG= ;;
-off) AUTOGROUP_ARG=noautogroup ;;
+on | off) ;;
 *) die "AUTOGROUP=$AUTOGROUP: on or off" ;;
 esac
+case $CGROUP in
+v2) ;;
+v1) [ -z "$ROOTFS" ] || die "CGROUP=v1 needs the initramfs (systemd owns the cgroup hierarchy of ROOTFS=$ROOTFS)" ;;
+*) die "CGROUP=$CGROUP: v1 or v2" ;;
+esac
+# The kernel's command line, every LATNICE_* parameter in it, is
+# harness/qemu.py's kernel_cmdline(), from these settings.
 args=(--kernel "$KERNEL" "${root[@]}" --results "$dir"
       --topo "$TOPO" --accel "$ACCEL" --timeout "$GUEST_TIMEOUT" --show "$SHOW"
-      --append "sched_verbose${AUTOGROUP_ARG:+ $AUTOGROUP_ARG} LATNICE_NUMBERING=$NUMBERING $APPEND")
+      --numbering "$NUMBERING" --autogroup "$AUTOGROUP" --cgroup "$CGROUP" --append "$APPEND")
 [ -n "$ICOUNT" ] && args+=(--icount "$ICOUNT")
 [ -n "$interactive" ] && args+=("$interactive")
 echo "    guest: $TOPO ($ACCEL${ICOUNT:+, -icount $ICOUNT}${madt:+, siblings numbered apart}${ROOTFS:+, root: $ROOTFS}), results in ${dir#"$TOP"/}"
 if [ -z "$ROOTFS" ]; then
-	exec python3 "$TOP/scripts/qemu.py" "${args[@]}"
+	exec python3 -m harness qemu "${args[@]}"
 fi
 # The root disk is a copy of the cached image (1 GiB or more): the console
 # log and the verdict are what a run keeps.
 rc=0
-python3 "$TOP/scripts/qemu.py" "${args[@]}" || rc=$?
+python3 -m harness qemu "${args[@]}" || rc=$?
 rm -f "$dir/root.img"
 exit "$rc"

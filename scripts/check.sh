@@ -81,7 +81,7 @@ stage_done
 
 # The unpatched kernel, test config, for the scenarios that boot it (the
 # system image's boot journal is compared with its).
-if python3 "$TOP/scripts/scenario.py" kernels check | grep -qx baseline; then
+if python3 -m harness scenario kernels check | grep -qx baseline; then
 	stage "baseline kernel: the unpatched tree ($BASE_SRC)"
 	base_tree
 	stage_done
@@ -131,16 +131,16 @@ for p in $(series_list "$PATCHES"); do
 done
 stage_done
 
-scenarios=$(python3 "$TOP/scripts/scenario.py" list check)
+scenarios=$(python3 -m harness scenario list check)
 for sc in $scenarios; do
 	stage "guest tests: $(scenario_title "$sc")"
 	run_scenario "$sc" "$check_results/$sc" || true
-	if c=$(python3 "$TOP/scripts/verdict.py" counts "$check_results/$sc"); then
+	if c=$(python3 -m harness verdict counts "$check_results/$sc"); then
 		add_counts "$c"
 		while IFS= read -r f; do
 			failures+=("scenario $sc: $f")
-		done < <(python3 "$TOP/scripts/verdict.py" failures "$check_results/$sc")
-		python3 "$TOP/scripts/verdict.py" why "$check_results/$sc" |
+		done < <(python3 -m harness verdict failures "$check_results/$sc")
+		python3 -m harness verdict why "$check_results/$sc" |
 			sed "s/^\([^ ]\)/why: scenario $sc: \1/" >"$counts/why-$sc"
 	else
 		result fail "scenario $sc: its boot left no verdict"
@@ -154,7 +154,7 @@ while read -r base of; do
 	[ -n "$base" ] || continue
 	stage "boot journal: scenario $of against the unpatched kernel's (scenario $base)"
 	set +e
-	extra=$(python3 "$TOP/scripts/verdict.py" journal-extra "$check_results/$of" "$check_results/$base" 2>&1)
+	extra=$(python3 -m harness verdict journal-extra "$check_results/$of" "$check_results/$base" 2>&1)
 	rc=$?
 	set -e
 	if [ $rc -eq 0 ]; then
@@ -164,7 +164,7 @@ while read -r base of; do
 		printf '%s\n' "$extra" | head -n 10 | sed 's/^/        /'
 	fi
 	stage_done
-done < <(python3 "$TOP/scripts/scenario.py" journals check)
+done < <(python3 -m harness scenario journals check)
 
 # must_fail NAME PATTERN WHAT CMDFILE-TEXT: boot the command (environment
 # as given) into selftest-NAME; the run must fail with PATTERN among its
@@ -173,7 +173,7 @@ must_fail() {
 	local name=$1 pattern=$2 what=$3 why
 	printf '%s' "$4" >"$counts/$name-cmd"
 	status_of "$counts/$name.out" "$TOP/scripts/boot.sh" "$check_results/selftest-$name" "$counts/$name-cmd"
-	why=$(python3 "$TOP/scripts/verdict.py" problems "$check_results/selftest-$name" 2>&1) || true
+	why=$(python3 -m harness verdict problems "$check_results/selftest-$name" 2>&1) || true
 	if [ $rc -ne 0 ] && grep -q "$pattern" <<<"$why"; then
 		result ok "$what fails (exit $rc), named"
 	else

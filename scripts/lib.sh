@@ -5,9 +5,11 @@
 # command line (make passes them through the environment).
 
 # The settings and their defaults: scripts/settings, the one place they are
-# written (scripts/settings.py reads the same file for Python).  A setting
+# written (harness/settings.py reads the same file for Python).  A setting
 # in the environment wins; an empty one counts as unset.
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+# The harness's Python package (python3 -m harness ...), from any folder.
+export PYTHONPATH=$TOP${PYTHONPATH:+:$PYTHONPATH}
 while IFS= read -r _line; do
 	case $_line in '' | '#'*) continue ;; esac
 	_name=${_line%%=*}
@@ -97,24 +99,24 @@ base_tree() {
 # with its topology, kernel arguments and programs; results in DIR, whose
 # verdict.json the caller reads.  Returns boot.sh's exit status.
 run_scenario() {
-	local name=$1 dir=$2 files SC_TITLE SC_TOPO SC_APPEND SC_ICOUNT SC_AUTOGROUP SC_NUMBERING SC_ROOTFS SC_KERNEL icount=
+	local name=$1 dir=$2 files SC_TITLE SC_TOPO SC_APPEND SC_CGROUP SC_ICOUNT SC_AUTOGROUP SC_NUMBERING SC_ROOTFS SC_KERNEL icount=
 	local kernel=${KERNEL:-}
-	eval "$(python3 "$TOP/scripts/scenario.py" shell "$name")"
+	eval "$(python3 -m harness scenario shell "$name")"
 	[ -n "${SC_TOPO:-}" ] || return 2
 	mkdir -p "$dir"
-	python3 "$TOP/scripts/scenario.py" programs "$name" >"$dir/programs"
+	python3 -m harness scenario programs "$name" >"$dir/programs"
 	printf 'run-tests\n' >"$dir/cmd"
 	mapfile -t files < <(guest_programs "$dir/programs")
 	[ "$SC_ICOUNT" = yes ] && icount=$ICOUNT_REPEATABLE
 	[ "$SC_KERNEL" = baseline ] && kernel=$BASE_CHECK_OBJ/arch/x86/boot/bzImage
-	KERNEL=$kernel TOPO=$SC_TOPO APPEND="$APPEND $SC_APPEND" ICOUNT=${ICOUNT:-$icount} \
+	KERNEL=$kernel TOPO=$SC_TOPO APPEND="$APPEND $SC_APPEND" CGROUP=$SC_CGROUP ICOUNT=${ICOUNT:-$icount} \
 		AUTOGROUP=${SC_AUTOGROUP:-$AUTOGROUP} NUMBERING=${SC_NUMBERING:-$NUMBERING} \
 		ROOTFS=$SC_ROOTFS "$TOP/scripts/boot.sh" "$dir" "$dir/cmd" "${files[@]}"
 }
 
 # scenario_title NAME: the title line of a scenario, for stage headers.
 scenario_title() {
-	local SC_TITLE SC_TOPO SC_APPEND SC_ICOUNT SC_AUTOGROUP SC_NUMBERING SC_ROOTFS SC_KERNEL
-	eval "$(python3 "$TOP/scripts/scenario.py" shell "$1")"
+	local SC_TITLE SC_TOPO SC_APPEND SC_CGROUP SC_ICOUNT SC_AUTOGROUP SC_NUMBERING SC_ROOTFS SC_KERNEL
+	eval "$(python3 -m harness scenario shell "$1")"
 	printf '%s (scenario %s, topology %s)\n' "$SC_TITLE" "$1" "$SC_TOPO"
 }

@@ -4,13 +4,17 @@
 
 Usage: run.py [COUNTS_FILE]
 Writes "passed failed skipped" to COUNTS_FILE when given; exits 1 on any
-failure or error.
+failure or error.  The tests are modules of the package tests.host, found
+from the repository's top, so that they import the packages harness and
+bench as they are (one test alone: python3 -m unittest tests.host.test_NAME
+from the top).
 """
 import os
 import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
 
 
 class Result(unittest.TextTestResult):
@@ -25,7 +29,7 @@ class Result(unittest.TextTestResult):
 
 def main(argv):
     suite = unittest.defaultTestLoader.discover(HERE, pattern='test_*.py',
-                                                top_level_dir=HERE)
+                                                top_level_dir=TOP)
     runner = unittest.TextTestRunner(resultclass=Result, verbosity=2,
                                      stream=sys.stdout)
     res = runner.run(suite)

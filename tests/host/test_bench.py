@@ -8,21 +8,15 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 from unittest import mock
 
+from bench import bench, figures, report, runner
+from harness import settings, verdict
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(TOP, 'scripts'))
-sys.path.insert(0, os.path.join(TOP, 'bench'))
-import bench  # noqa: E402
-import figures  # noqa: E402
-import report  # noqa: E402
-import runner  # noqa: E402
-import settings  # noqa: E402
-import verdict  # noqa: E402
 
 QUICK_LLC = figures.LLC_MODES['quick']
 QUICK_UNUSED = figures.UNUSED_MODES['quick']
@@ -230,8 +224,8 @@ def console(boot, data, rc=lambda r: 0, cut=None):
 
 
 class FakeBoots:
-    """boot_one for bench.run(): writes what scripts/qemu.py writes, a
-    verdict.json judged by scripts/verdict.py, into the boot's folder; and
+    """boot_one for bench.run(): writes what harness/qemu.py writes, a
+    verdict.json judged by harness/verdict.py, into the boot's folder; and
     a console.log that lies, to show that nothing reads it."""
 
     def __init__(self, rc=lambda r: 0, cut=None, skip=()):
@@ -804,7 +798,7 @@ class TestRunner(unittest.TestCase):
                 self.assertNotIn(word, text, name)
         self.assertFalse(os.path.exists(os.path.join(TOP, 'scripts', 'bench.py')))
         with open(os.path.join(TOP, 'Makefile')) as f:
-            self.assertIn('bench/bench.py', f.read())
+            self.assertIn('python3 -m bench', f.read())
 
     def test_stale(self):
         tmp = tempfile.mkdtemp()

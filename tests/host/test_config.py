@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """scripts/check-config.py: every fragment option must reach .config."""
+import importlib.util
 import os
 import subprocess
 import sys
@@ -8,8 +9,10 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, '..', '..', 'scripts', 'check-config.py')
-sys.path.insert(0, os.path.dirname(SCRIPT))
-check_config = __import__('check-config')
+# A program of scripts/ (a build step's helper), loaded by its path.
+_spec = importlib.util.spec_from_file_location('check_config', SCRIPT)
+check_config = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(check_config)
 
 FRAG = """\
 # comment

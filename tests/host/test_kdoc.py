@@ -6,12 +6,10 @@ identifier it names must exist in the patched tree.  Runs against the
 tree make check applies (SRC); skipped when there is none."""
 import os
 import re
-import sys
 import unittest
 
-TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
-sys.path.insert(0, os.path.join(TOP, 'scripts'))
-import settings  # noqa: E402
+from harness import settings
+
 
 DOC = 'Documentation/scheduler/sched-latency-nice.rst'
 # Where what the documentation names is defined or used.

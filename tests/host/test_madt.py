@@ -1,16 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-"""scripts/madt.py: the MADT that numbers SMT siblings apart."""
+"""harness/madt.py: the MADT that numbers SMT siblings apart."""
 import io
 import os
 import struct
-import sys
 import tempfile
 import unittest
 from contextlib import redirect_stderr
 
-TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-sys.path.insert(0, os.path.join(TOP, 'scripts'))
-import madt  # noqa: E402
+from harness import madt
 
 
 def table(apic_ids, oem_rev=1):

@@ -6,16 +6,13 @@ others; the kernel code hash ignores documentation and tests."""
 import json
 import os
 import shutil
-import sys
 import tempfile
 import unittest
 
+from bench import figures, publish
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(TOP, 'scripts'))
-sys.path.insert(0, os.path.join(TOP, 'bench'))
-import figures  # noqa: E402
-import publish  # noqa: E402
 
 COVER_LETTER = os.path.join(TOP, 'patches', '0000-cover-letter.patch')
 
@@ -140,7 +137,7 @@ class TestPublish(unittest.TestCase):
 
 class TestPublishRun(unittest.TestCase):
     def test_refuses_other_kernel_code_and_missing_runs(self):
-        import bench
+        from bench import bench
         tmp = tempfile.mkdtemp()
         try:
             data = fake_run(46, 'not-this-one')

@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The scenario loader (scripts/scenario.py) and the scenarios themselves."""
+"""The scenario loader (harness/scenario.py) and the scenarios themselves."""
 import io
 import os
 import subprocess
-import sys
 import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
+from harness import scenario
+
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-sys.path.insert(0, os.path.join(TOP, 'scripts'))
-import scenario  # noqa: E402
 
 GOOD = """\
 # A comment.
@@ -35,25 +34,25 @@ def mock_stderr():
 class TestParse(unittest.TestCase):
     def test_good(self):
         sc = scenario.parse(GOOD, 'x')
-        self.assertEqual(sc['topology'], '1x2x2')
-        self.assertEqual(sc['targets'], {'check', 'bisect'})
-        self.assertEqual(sc['order'], 5)
-        self.assertTrue(sc['icount'])
-        self.assertEqual(sc['programs'], [('a', '/tests/a -v'), ('b', "sh -c 'x y'")])
-        self.assertEqual(scenario.kernel_args(sc), 'foo=1 LATNICE_CGROUP=v1')
-        self.assertFalse(sc['autogroup'])
-        self.assertEqual(sc['numbering'], 'apart')
+        self.assertEqual(sc.topology, '1x2x2')
+        self.assertEqual(sc.targets, {'check', 'bisect'})
+        self.assertEqual(sc.order, 5)
+        self.assertTrue(sc.icount)
+        self.assertEqual(sc.programs, [('a', '/tests/a -v'), ('b', "sh -c 'x y'")])
+        self.assertEqual((sc.append, sc.cgroup), ('foo=1', 'v1'))
+        self.assertFalse(sc.autogroup)
+        self.assertEqual(sc.numbering, 'apart')
 
     def test_defaults(self):
         sc = scenario.parse('title: t\ntopology: 2x4x2\nprogram: a b\n', 'x')
-        self.assertEqual((sc['cgroup'], sc['icount'], sc['autogroup'], sc['targets']),
+        self.assertEqual((sc.cgroup, sc.icount, sc.autogroup, sc.targets),
                          ('v2', False, None, set()))
-        self.assertEqual(scenario.kernel_args(sc), '')
+        self.assertEqual(sc.append, '')
 
     def test_bad(self):
         cases = {
             'topology: 2x4\n': 'topology must be',
-            'topology: 4x8x4\n': 'topology must be',
+            'topology: 4x8x4\n': 'need 1..64 CPUs',
             'cgroup: v3\n': 'cgroup must be v1 or v2',
             'icount: maybe\n': 'icount must be yes or no',
             'autogroup: yes\n': 'autogroup must be on or off',
@@ -98,9 +97,9 @@ class TestFolder(unittest.TestCase):
                  'program: a b\n')
         self.put('beta', 'title: b\norder: 2\ntargets: bisect\ntopology: 1x1x1\nprogram: a b\n')
         self.put('README.md', 'not a scenario: upper case and a dot')
-        self.assertEqual([s['name'] for s in scenario.scenarios('check', self.d)],
+        self.assertEqual([s.name for s in scenario.scenarios('check', self.d)],
                          ['zeta', 'alpha'])
-        self.assertEqual([s['name'] for s in scenario.scenarios('bisect', self.d)],
+        self.assertEqual([s.name for s in scenario.scenarios('bisect', self.d)],
                          ['alpha', 'beta'])
 
     def test_system_and_baseline(self):
@@ -108,9 +107,9 @@ class TestFolder(unittest.TestCase):
         self.put('sys', sys_)
         self.put('base', sys_ + 'kernel: baseline\njournal-of: sys\n')
         sc = scenario.load('base', self.d)
-        self.assertEqual((sc['rootfs'], sc['kernel'], sc['journal_of']),
+        self.assertEqual((sc.rootfs, sc.kernel, sc.journal_of),
                          ('system', 'baseline', 'sys'))
-        self.assertEqual(scenario.load('sys', self.d)['kernel'], 'patched')
+        self.assertEqual(scenario.load('sys', self.d).kernel, 'patched')
 
         def cli(*args):
             out = io.StringIO()
@@ -140,10 +139,10 @@ class TestFolder(unittest.TestCase):
             self.assertEqual(scenario.main(['shell', 'one'], self.d), 0)
         env = {}
         exec_ = subprocess.run(['bash', '-c', out.getvalue() +
-                                'printf "%s|%s|%s|%s" "$SC_TITLE" "$SC_TOPO" "$SC_APPEND" '
-                                '"$SC_ICOUNT|$SC_AUTOGROUP"'], stdout=subprocess.PIPE,
+                                'printf "%s|%s|%s|%s|%s" "$SC_TITLE" "$SC_TOPO" "$SC_APPEND" '
+                                '"$SC_CGROUP" "$SC_ICOUNT|$SC_AUTOGROUP"'], stdout=subprocess.PIPE,
                                text=True, env=env)
-        self.assertEqual(exec_.stdout, 'a test boot|1x2x2|foo=1 LATNICE_CGROUP=v1|yes|off')
+        self.assertEqual(exec_.stdout, 'a test boot|1x2x2|foo=1|v1|yes|off')
         out = io.StringIO()
         with redirect_stdout(out):
             scenario.main(['programs', 'one'], self.d)
@@ -162,62 +161,62 @@ class TestProjectScenarios(unittest.TestCase):
             scenario.load(name)
 
     def test_check_covers_what_it_did(self):
-        check = {s['name']: s for s in scenario.scenarios('check')}
+        check = {s.name: s for s in scenario.scenarios('check')}
         self.assertEqual(list(check), ['main', 'llc16', 'apart', 'cgroup-v1', 'slice',
                                        'pack-icount', 'system-baseline', 'keys', 'system',
                                        'first-sensitive', 'autogroup'])
         # The Debian system: systemd as PID 1 in repeatable time, where its
         # latency check judges microseconds; the only boot without the
         # initramfs.
-        self.assertEqual([n for n, s in check.items() if s['rootfs']],
+        self.assertEqual([n for n, s in check.items() if s.rootfs],
                          ['system-baseline', 'system'])
         # Its boot journal against the unpatched kernel's on the same image.
-        self.assertEqual([n for n, s in check.items() if s['kernel'] == 'baseline'],
+        self.assertEqual([n for n, s in check.items() if s.kernel == 'baseline'],
                          ['system-baseline'])
-        self.assertEqual(check['system-baseline']['journal_of'], 'system')
-        self.assertEqual(check['system-baseline']['topology'], check['system']['topology'])
-        self.assertTrue(check['system']['icount'])
-        self.assertIn('LATNICE_SYSTEM_REPEATABLE=1', dict(check['system']['programs'])['system'])
+        self.assertEqual(check['system-baseline'].journal_of, 'system')
+        self.assertEqual(check['system-baseline'].topology, check['system'].topology)
+        self.assertTrue(check['system'].icount)
+        self.assertIn('LATNICE_SYSTEM_REPEATABLE=1', dict(check['system'].programs)['system'])
         # The keys test alone in its boot: it can fail only as the first value.
-        self.assertEqual(list(dict(check['keys']['programs']).values()),
+        self.assertEqual(list(dict(check['keys'].programs).values()),
                          ['env LATENCY_NICE_FIRST_VALUE=1 /tests/latency_nice_test '
                           '-t kept_value_acts_after_reset_on_fork'])
         # So is the count's: the first latency sensitive value, a group's.
-        self.assertEqual(list(dict(check['first-sensitive']['programs']).values()),
+        self.assertEqual(list(dict(check['first-sensitive'].programs).values()),
                          ['env LATENCY_NICE_FIRST_SENSITIVE=1 /tests/latency_nice_count_test '
                           '-t first_sensitive_value_counts_queued_tasks'])
-        self.assertEqual(check['main']['topology'], '2x4x2')
-        self.assertEqual(check['llc16']['topology'], '1x8x2')
-        self.assertEqual(check['cgroup-v1']['cgroup'], 'v1')
+        self.assertEqual(check['main'].topology, '2x4x2')
+        self.assertEqual(check['llc16'].topology, '1x8x2')
+        self.assertEqual(check['cgroup-v1'].cgroup, 'v1')
         # Repeatable time on one CPU (-icount is unreliable with more).
-        self.assertEqual((check['slice']['icount'], check['slice']['topology']),
+        self.assertEqual((check['slice'].icount, check['slice'].topology),
                          (True, '1x1x1'))
         # Packing over time with tasks the guest measures as small: an LLC
         # of 8, the smallest the packing tests take, in repeatable time.
-        self.assertEqual((check['pack-icount']['icount'], check['pack-icount']['topology']),
+        self.assertEqual((check['pack-icount'].icount, check['pack-icount'].topology),
                          (True, '1x4x2'))
         self.assertIn('LATENCY_NICE_PACK_REQUIRE_SMALL=1',
-                      dict(check['pack-icount']['programs'])['latency_nice_placement_test'])
+                      dict(check['pack-icount'].programs)['latency_nice_placement_test'])
         # Autogroup in one boot of its own, off (the setting) elsewhere.
-        self.assertEqual([n for n, s in check.items() if s['autogroup'] is not None],
+        self.assertEqual([n for n, s in check.items() if s.autogroup is not None],
                          ['autogroup'])
         # The placement test also runs with siblings numbered apart.
-        self.assertEqual([n for n, s in check.items() if s['numbering']], ['apart'])
-        self.assertIn('latency_nice_placement_test', dict(check['apart']['programs']))
+        self.assertEqual([n for n, s in check.items() if s.numbering], ['apart'])
+        self.assertIn('latency_nice_placement_test', dict(check['apart'].programs))
         # The test config has core scheduling, so the placement test's
         # cookie cases must not skip wherever it runs.
         with open(os.path.join(TOP, 'configs', 'latnice.config')) as f:
             self.assertIn('CONFIG_SCHED_CORE=y\n', f.readlines())
         for s in check.values():
-            cmd = dict(s['programs']).get('latency_nice_placement_test')
+            cmd = dict(s.programs).get('latency_nice_placement_test')
             if cmd:
-                self.assertIn('LATENCY_NICE_REQUIRE_CORE=1', cmd, s['name'])
-        self.assertTrue(check['autogroup']['autogroup'])
-        progs = {p for s in check.values() for p, _ in s['programs']}
+                self.assertIn('LATENCY_NICE_REQUIRE_CORE=1', cmd, s.name)
+        self.assertTrue(check['autogroup'].autogroup)
+        progs = {p for s in check.values() for p, _ in s.programs}
         self.assertTrue({'topology', 'latency_nice_test', 'latnice-tool',
                          'latency_nice_placement_test', 'latency_nice_cgroup_test',
                          'latency_nice_slice_test'} <= progs)
-        self.assertEqual([s['name'] for s in scenario.scenarios('bisect')], ['main'])
+        self.assertEqual([s.name for s in scenario.scenarios('bisect')], ['main'])
 
     def test_programs_exist(self):
         # Every /tests/NAME a scenario runs is a guest program, a guest
@@ -239,7 +238,7 @@ class TestProjectScenarios(unittest.TestCase):
         if 'latency_nice_test' in known:
             known.add('latency_nice_test_32')
         for s in scenario.scenarios('check'):
-            for _, cmd in s['programs']:
+            for _, cmd in s.programs:
                 for prog in re.findall(r'/tests/([\w.-]+)', cmd):
                     self.assertIn(os.path.splitext(prog)[0], known, cmd)
 

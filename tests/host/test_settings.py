@@ -4,13 +4,12 @@ documented in docs/harness.md."""
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import unittest
 
+from harness import settings
+
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
-sys.path.insert(0, os.path.join(TOP, 'scripts'))
-import settings  # noqa: E402
 
 
 def bash_settings(env):
@@ -65,7 +64,7 @@ class TestSettings(unittest.TestCase):
         for name, raw in settings.defaults():
             if not raw or len(raw) < 4:
                 continue
-            for folder in ('scripts', 'bench'):
+            for folder in ('scripts', 'harness', 'bench'):
                 d = os.path.join(TOP, folder)
                 for f in os.listdir(d):
                     if f == 'settings' or not f.endswith(('.sh', '.py')):

@@ -1,13 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The console judge (scripts/verdict.py) and the QEMU command (scripts/qemu.py)."""
+"""The console judge (harness/verdict.py) and the QEMU command (harness/qemu.py)."""
 import os
 import sys
 import unittest
 
-SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts')
-sys.path.insert(0, SCRIPTS)
-import qemu  # noqa: E402
-import verdict  # noqa: E402
+from harness import qemu, verdict
+
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
 
 KUNIT = """\
 [    3.100000] KTAP version 1
@@ -209,8 +208,8 @@ class TestVerdictFile(unittest.TestCase):
 
     def cli(self, *args):
         import subprocess
-        return subprocess.run([sys.executable, os.path.join(SCRIPTS, 'verdict.py')] +
-                              list(args), stdout=subprocess.PIPE,
+        return subprocess.run([sys.executable, '-m', 'harness', 'verdict'] +
+                              list(args), cwd=TOP, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
 
     def test_counts_include_problems(self):
@@ -308,13 +307,7 @@ class TestSystemImage(TestVerdictFile):
              'fs 00000000-0000-0000-0000-000000000000 mounted']), [])
 
 
-class TestTopo(unittest.TestCase):
-    def test_parse(self):
-        self.assertEqual(qemu.parse_topo('2x4x2'), (2, 4, 2))
-        for bad in ('2x4', 'axbxc', '0x4x2', '4x8x4', '2x4x2x1', ''):
-            with self.assertRaises(ValueError, msg=bad):
-                qemu.parse_topo(bad)
-
+class TestQemuCommand(unittest.TestCase):
     def test_qemu_command(self):
         class A:
             topo = '1x8x2'
@@ -322,6 +315,9 @@ class TestTopo(unittest.TestCase):
             cpu = 'max'
             memory = '1G'
             append = 'x=1'
+            numbering = 'adjacent'
+            autogroup = 'off'
+            cgroup = 'v2'
             qemu = 'qemu-system-x86_64'
             kernel = 'bz'
             initrd = 'rd'
@@ -334,7 +330,16 @@ class TestTopo(unittest.TestCase):
         self.assertIn('cpus=16,sockets=1,cores=8,threads=2', cmd)
         self.assertIn('tcg,thread=multi', cmd)
         self.assertNotIn('-icount', cmd)
-        self.assertTrue(cmd[cmd.index('-append') + 1].endswith('LATNICE_TOPO=1x8x2 x=1'))
+        self.assertEqual(cmd[cmd.index('-append') + 1],
+                         'console=ttyS0 panic=-1 loglevel=7 LATNICE_TOPO=1x8x2 sched_verbose '
+                         'noautogroup LATNICE_NUMBERING=adjacent x=1')
+        # Every LATNICE_* parameter comes from the setting of its name.
+        A.numbering, A.autogroup, A.cgroup = 'apart', 'on', 'v1'
+        cmd = qemu.qemu_command(A)
+        self.assertEqual(cmd[cmd.index('-append') + 1],
+                         'console=ttyS0 panic=-1 loglevel=7 LATNICE_TOPO=1x8x2 sched_verbose '
+                         'LATNICE_NUMBERING=apart x=1 LATNICE_CGROUP=v1')
+        A.numbering, A.autogroup, A.cgroup = 'adjacent', 'off', 'v2'
         # -icount needs single-threaded TCG (QEMU refuses it with MTTCG).
         A.icount = 'shift=0,sleep=off'
         cmd = qemu.qemu_command(A)

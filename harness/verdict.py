@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Judge a guest's console log: the one reader of guest results.
 
@@ -16,18 +15,21 @@ KUnit prints KTAP while the kernel boots, before the guest starts.  The
 verdict counts KTAP and TAP results and fails the run on any kernel splat,
 on a missing exit marker (crash or timeout) and on a non-zero exit status.
 
-Everything here is pure (text in, dict out) but for the command line:
+Everything here is pure (text in, dict out) but for the command line,
+python3 -m harness verdict ...:
 
-    verdict.py parse LOG       judge a console log again (any results folder)
-    verdict.py counts DIR      "passed failed skipped" of DIR/verdict.json,
+    parse LOG                  judge a console log again (any results folder)
+    counts DIR                 "passed failed skipped" of DIR/verdict.json,
                                run-level problems counted as failures
-    verdict.py problems DIR    why the run as a whole failed, a line each
+    problems DIR               why the run as a whole failed, a line each
                                (nothing: it booted, ran and stopped cleanly)
-    verdict.py failures DIR    the names of what failed, a line each
-    verdict.py why DIR         each failed program test and the last lines
+    failures DIR               the names of what failed, a line each
+    why DIR                    each failed program test and the last lines
                                it printed before its result
+    journal-extra DIR OTHER    the boot journal's warnings of DIR that
+                               OTHER's lacks (exit 1: one at least)
 
-scripts/qemu.py writes DIR/verdict.json with judge(); every caller reads
+harness/qemu.py writes DIR/verdict.json with judge(); every caller reads
 that file (through the subcommands above or load()), never the boot's stdout.
 """
 import json
@@ -343,7 +345,7 @@ def report(v, why):
     print('%d passed, %d failed, %d skipped' % (p, f + len(why), s))
 
 
-USAGE = ('usage: verdict.py parse LOG | counts DIR | problems DIR | failures DIR | why DIR'
+USAGE = ('usage: python3 -m harness verdict parse LOG | counts DIR | problems DIR | failures DIR | why DIR'
          ' | journal-extra DIR OTHER_DIR')
 
 
@@ -354,10 +356,10 @@ def main(argv):
         try:
             mine, other = load(argv[1]), load(argv[2])
         except (OSError, ValueError) as e:
-            print('verdict.py: %s' % e, file=sys.stderr)
+            print('verdict: %s' % e, file=sys.stderr)
             return 2
         if mine.get('journal') is None or other.get('journal') is None:
-            print('verdict.py: no journal in %s' % (argv[1] if mine.get('journal') is None
+            print('verdict: no journal in %s' % (argv[1] if mine.get('journal') is None
                                                      else argv[2]), file=sys.stderr)
             return 2
         extra = journal_extra(mine['journal'], other['journal'])
@@ -377,7 +379,7 @@ def main(argv):
     try:
         verdict = load(arg)
     except (OSError, ValueError) as e:
-        print('verdict.py: no verdict in %s (%s): the boot did not get as far as '
+        print('verdict: no verdict in %s (%s): the boot did not get as far as '
               'judging its console' % (arg, e), file=sys.stderr)
         return 1
     if cmd == 'counts':

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Renumber a guest's CPUs by rewriting QEMU's ACPI MADT.
 
@@ -21,13 +20,15 @@ check's sibling_numbering test show that the guest took it.  Checked
 byte for byte against the table in the memory of Debian 12's QEMU 7.2
 guests (the monitor's xp command) for 1x2x2, 2x4x2 and 1x8x2.
 
-    madt.py qemu TOPO OUT [apart]    QEMU's table for SxCxT, or its
+    python3 -m harness madt ...
+    qemu TOPO OUT [apart]            QEMU's table for SxCxT, or its
                                      reordered upgrade (siblings apart)
-    madt.py show FILE                the local APIC entries, in order
+    show FILE                        the local APIC entries, in order
 """
-import re
 import struct
 import sys
+
+from . import topology
 
 HEADER = 44                     # ACPI header (36) + local APIC address, flags
 LAPIC, X2APIC = 0, 9
@@ -135,10 +136,7 @@ def show(table):
 def main(argv):
     try:
         if len(argv) in (3, 4) and argv[0] == 'qemu' and argv[3:] in ([], ['apart']):
-            m = re.fullmatch(r'(\d+)x(\d+)x(\d+)', argv[1])
-            if not m or min(int(x) for x in m.groups()) < 1:
-                raise MadtError('topology must be SOCKETSxCORESxTHREADS, not %r' % argv[1])
-            s, c, t = (int(x) for x in m.groups())
+            s, c, t = topology.parse(argv[1])
             table = qemu_madt(s, c, t)
             if argv[3:]:
                 table = apart(table, t)
@@ -151,7 +149,7 @@ def main(argv):
             print(__doc__.strip().split('\n\n')[-1], file=sys.stderr)
             return 2
     except (OSError, ValueError) as e:
-        print('madt.py: %s' % e, file=sys.stderr)
+        print('madt: %s' % e, file=sys.stderr)
         return 1
     return 0
 

@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Boot a kernel in QEMU with an initramfs, keep its console, judge it.
 
-    qemu.py --kernel BZIMAGE --initrd CPIO --results DIR [options]
-    qemu.py --kernel BZIMAGE --root IMAGE --results DIR [options]
+    python3 -m harness qemu --kernel BZIMAGE --initrd CPIO --results DIR [options]
+    python3 -m harness qemu --kernel BZIMAGE --root IMAGE --results DIR [options]
 
 --root boots a root disk instead (virtio-blk, ext4: the Debian system
 image of scripts/mkrootfs.sh, with its own init, systemd).
@@ -12,7 +11,9 @@ ROOTFS=system without a command: a root shell on the Debian system); the
 guest is not judged, and QEMU's exit status is returned.
 
 Writes into DIR: qemu-command (the exact command line), console.log,
-qemu-stderr.log and verdict.json (scripts/verdict.py judges the console).
+qemu-stderr.log and verdict.json (harness/verdict.py judges the console).
+--print prints the QEMU command line and stops: nothing runs, nothing is
+written.
 Exits with the guest command's exit status, or non-zero when the kernel
 splats, the guest crashes or QEMU times out.  scripts/boot.sh is the usual
 way in: it makes the initramfs and chooses the accelerator.
@@ -20,39 +21,53 @@ way in: it makes the initramfs and chooses the accelerator.
 import argparse
 import json
 import os
-import re
 import shlex
 import signal
 import subprocess
 import sys
 import time
 
-import verdict
+from . import topology, verdict
 
 
-def parse_topo(topo):
-    m = re.fullmatch(r'(\d+)x(\d+)x(\d+)', topo)
-    if not m:
-        raise ValueError('topology must be SOCKETSxCORESxTHREADS, e.g. 2x4x2, '
-                         'not %r' % topo)
-    s, c, t = (int(x) for x in m.groups())
-    if s < 1 or c < 1 or t < 1 or s * c * t > 64:
-        raise ValueError('topology %r: need 1..64 CPUs in all' % topo)
-    return s, c, t
+def kernel_cmdline(args):
+    """The kernel's command line: the one place that writes it, with every
+    LATNICE_* parameter the guest's init and tests read, each named after
+    its setting (TOPO, NUMBERING, CGROUP), and the scheduler's own."""
+    # A person at the console sees warnings and worse; a judged boot logs
+    # everything.
+    words = ['console=ttyS0', 'panic=-1', 'loglevel=%d' % (4 if args.interactive else 7),
+             'LATNICE_TOPO=%s' % (topology.parse(args.topo),), 'sched_verbose']
+    if args.autogroup == 'off':
+        # In the guest every task shares one session (scripts/settings).
+        words.append('noautogroup')
+    words.append('LATNICE_NUMBERING=%s' % args.numbering)
+    if args.append.strip():
+        words.append(args.append.strip())
+    if args.cgroup == 'v1':
+        words.append('LATNICE_CGROUP=v1')       # initramfs/init mounts it
+    if args.root:
+        # systemd's status lines only for failures, so that they do not
+        # come between the lines of the harness's command on the console.
+        words += ['root=/dev/vda', 'rw', 'systemd.show_status=error']
+    if args.icount:
+        # Repeatable runs: no address space randomization in the guest.
+        words.append('norandmaps')
+    return ' '.join(words)
+
+
+def shell_line(cmd):
+    """A command as one line a shell runs as it is."""
+    return ' '.join(shlex.quote(c) for c in cmd)
 
 
 def qemu_command(args):
-    s, c, t = parse_topo(args.topo)
+    s, c, t = topology.parse(args.topo)
     ncpu = s * c * t
     accel = {'tcg': 'tcg,thread=multi', 'kvm': 'kvm'}[args.accel]
     if args.icount and args.accel == 'tcg':
         # Instruction counting runs every vCPU in one thread.
         accel = 'tcg,thread=single'
-    # A person at the console sees warnings and worse; a judged boot logs
-    # everything.
-    loglevel = 4 if args.interactive else 7
-    append = ('console=ttyS0 panic=-1 loglevel=%d LATNICE_TOPO=%s %s'
-              % (loglevel, args.topo, args.append)).strip()
     cmd = [args.qemu, '-nodefaults', '-no-reboot', '-display', 'none',
            '-accel', accel,
            '-cpu', args.cpu,
@@ -65,17 +80,13 @@ def qemu_command(args):
     if args.root:
         # No initramfs: the kernel mounts the disk itself.
         cmd += ['-drive', 'file=%s,if=virtio,format=raw' % args.root]
-        # systemd's status lines only for failures, so that they do not
-        # come between the lines of the harness's command on the console.
-        append += ' root=/dev/vda rw systemd.show_status=error'
     else:
         cmd += ['-initrd', args.initrd]
-    cmd += ['-append', append]
+    cmd += ['-append', kernel_cmdline(args)]
     if args.icount:
         # Repeatable runs: a seeded random number generator for the guest
-        # (RDRAND) and no address space randomization in it.
+        # (RDRAND).
         cmd += ['-icount', args.icount, '-seed', '1']
-        cmd[cmd.index('-append') + 1] += ' norandmaps'
     return cmd
 
 
@@ -99,7 +110,7 @@ def boot(args):
     """Run QEMU; returns (console text, timed out, seconds)."""
     cmd = qemu_command(args)
     with open(os.path.join(args.results, 'qemu-command'), 'w') as f:
-        f.write(' '.join(shlex.quote(c) for c in cmd) + '\n')
+        f.write(shell_line(cmd) + '\n')
     t0 = time.time()
     timed_out = False
     text = []
@@ -146,7 +157,7 @@ def run(args):
     if args.interactive:
         cmd = qemu_command(args)
         with open(os.path.join(args.results, 'qemu-command'), 'w') as f:
-            f.write(' '.join(shlex.quote(c) for c in cmd) + '\n')
+            f.write(shell_line(cmd) + '\n')
         print('    console attached: log in as root (no password), power off with '
               '"poweroff", or end QEMU with Ctrl-A X', flush=True)
         return subprocess.call(cmd)
@@ -164,7 +175,8 @@ def run(args):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap = argparse.ArgumentParser(prog='python3 -m harness qemu',
+                                 description=__doc__.split('\n')[0])
     ap.add_argument('--kernel', required=True)
     where = ap.add_mutually_exclusive_group(required=True)
     where.add_argument('--initrd', help='the initramfs (its /init runs the command)')
@@ -176,18 +188,27 @@ def main(argv):
     ap.add_argument('--memory', default='1G')
     ap.add_argument('--icount', default='', help='QEMU -icount argument')
     ap.add_argument('--append', default='', help='more kernel parameters')
+    # The settings of the same names (scripts/settings).
+    ap.add_argument('--numbering', choices=topology.NUMBERINGS, required=True)
+    ap.add_argument('--autogroup', choices=('on', 'off'), required=True)
+    ap.add_argument('--cgroup', choices=('v1', 'v2'), required=True)
     ap.add_argument('--timeout', type=float, required=True, help='seconds')
     ap.add_argument('--qemu', default='qemu-system-x86_64')
     ap.add_argument('--show', choices=('progress', 'guest', 'all', 'none'),
                     default='progress')
     ap.add_argument('--interactive', action='store_true',
                     help='the console on this terminal; no verdict')
+    ap.add_argument('--print', action='store_true',
+                    help='print the QEMU command line and stop')
     args = ap.parse_args(argv)
     try:
-        parse_topo(args.topo)
-    except ValueError as e:
+        topology.parse(args.topo)
+    except topology.TopologyError as e:
         print('error: %s' % e, file=sys.stderr)
         return 2
+    if args.print:
+        print(shell_line(qemu_command(args)))
+        return 0
     return run(args)
 
 

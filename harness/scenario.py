@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Guest test scenarios: one file each in tests/guest/scenarios/.
 
@@ -34,25 +33,29 @@ starting with # are comments (the first ones describe the scenario):
     program: NAME COMMAND...    a program, as initramfs/run-tests runs it
                                 (repeatable; one at least)
 
-Command line (for scripts/lib.sh):
-    scenario.py list TARGET     the names of TARGET's scenarios, in order
-    scenario.py shell NAME      shell assignments SC_TITLE, SC_TOPO,
-                                SC_APPEND (kernel arguments), SC_ICOUNT (yes|no),
+Command line (for scripts/lib.sh), python3 -m harness scenario ...:
+    list TARGET                 the names of TARGET's scenarios, in order
+    shell NAME                  shell assignments SC_TITLE, SC_TOPO,
+                                SC_APPEND (kernel arguments), SC_CGROUP
+                                (v1|v2), SC_ICOUNT (yes|no),
                                 SC_AUTOGROUP (on|off, empty: the setting's),
                                 SC_NUMBERING (adjacent|apart, empty: the
                                 setting's), SC_ROOTFS (system, empty: the
                                 initramfs), SC_KERNEL (patched|baseline)
-    scenario.py programs NAME   the programs, one "NAME COMMAND" a line
-    scenario.py kernels TARGET  the kernels TARGET's scenarios boot
-    scenario.py journals TARGET "BASELINE NAME" a line: scenario NAME's
+    programs NAME               the programs, one "NAME COMMAND" a line
+    kernels TARGET              the kernels TARGET's scenarios boot
+    journals TARGET             "BASELINE NAME" a line: scenario NAME's
                                 boot journal against scenario BASELINE's
 """
 import os
 import re
 import shlex
 import sys
+from dataclasses import dataclass, field
+from typing import Optional
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from . import TOP, topology
+
 DIR = os.path.join(TOP, 'tests', 'guest', 'scenarios')
 KEYS = {'title', 'order', 'targets', 'topology', 'append', 'cgroup', 'icount',
         'autogroup', 'numbering', 'rootfs', 'kernel', 'journal-of', 'program'}
@@ -60,19 +63,36 @@ KERNELS = ('patched', 'baseline')
 ROOTFS = ('system',)
 TARGETS = {'check', 'bisect'}
 NAME_RE = re.compile(r'^[a-z0-9][a-z0-9-]*$')
-TOPO_RE = re.compile(r'^(\d+)x(\d+)x(\d+)$')
 
 
 class ScenarioError(ValueError):
     pass
 
 
+@dataclass
+class Scenario:
+    """One scenario file, loaded once: its keys as the header names them
+    (journal-of as journal_of); autogroup None and numbering '' leave the
+    setting's value, rootfs '' is the initramfs."""
+    name: str
+    title: str = ''
+    order: int = 50
+    targets: set = field(default_factory=set)
+    topology: str = ''
+    append: str = ''
+    cgroup: str = 'v2'
+    icount: bool = False
+    autogroup: Optional[bool] = None
+    numbering: str = ''
+    rootfs: str = ''
+    kernel: str = 'patched'
+    journal_of: str = ''
+    programs: list = field(default_factory=list)
+
+
 def parse(text, name='?'):
-    """A scenario file's text as a dict; ScenarioError names what is wrong."""
-    sc = {'name': name, 'title': None, 'order': 50, 'targets': set(),
-          'topology': None, 'append': '', 'cgroup': 'v2', 'icount': False,
-          'autogroup': None, 'numbering': '', 'rootfs': '', 'kernel': 'patched',
-          'journal_of': '', 'programs': []}
+    """A scenario file's text as a Scenario; ScenarioError names what is wrong."""
+    sc = Scenario(name)
 
     def bad(n, why):
         raise ScenarioError('scenario %s, line %d: %s' % (name, n, why))
@@ -84,83 +104,75 @@ def parse(text, name='?'):
         if not sep or key not in KEYS:
             bad(n, 'not "key: value" with a key of %s' % ', '.join(sorted(KEYS)))
         if key == 'title':
-            sc['title'] = val
+            sc.title = val
         elif key == 'order':
             if not val.isdigit():
                 bad(n, 'order must be a number, not %r' % val)
-            sc['order'] = int(val)
+            sc.order = int(val)
         elif key == 'targets':
             t = set(val.split())
             if not t <= TARGETS:
                 bad(n, 'unknown target(s) %s (known: %s)'
                     % (' '.join(sorted(t - TARGETS)), ' '.join(sorted(TARGETS))))
-            sc['targets'] = t
+            sc.targets = t
         elif key == 'topology':
-            m = TOPO_RE.match(val)
-            if not m or min(int(x) for x in m.groups()) < 1 or \
-                    int(m.group(1)) * int(m.group(2)) * int(m.group(3)) > 64:
-                bad(n, 'topology must be SOCKETSxCORESxTHREADS with 1..64 CPUs, not %r' % val)
-            sc['topology'] = val
+            try:
+                topology.parse(val)
+            except topology.TopologyError as e:
+                bad(n, str(e))
+            sc.topology = val
         elif key == 'append':
-            sc['append'] = val
+            sc.append = val
         elif key == 'cgroup':
             if val not in ('v1', 'v2'):
                 bad(n, 'cgroup must be v1 or v2, not %r' % val)
-            sc['cgroup'] = val
+            sc.cgroup = val
         elif key in ('icount', 'autogroup'):
             yes = {'icount': ('yes', 'no'), 'autogroup': ('on', 'off')}[key]
             if val not in yes:
                 bad(n, '%s must be %s or %s, not %r' % (key, yes[0], yes[1], val))
-            sc[key] = val == yes[0]
+            setattr(sc, key, val == yes[0])
         elif key == 'numbering':
-            if val not in 'adjacent apart'.split():
+            if val not in topology.NUMBERINGS:
                 bad(n, 'numbering must be adjacent or apart, not %r' % val)
-            sc['numbering'] = val
+            sc.numbering = val
         elif key == 'rootfs':
             if val not in ROOTFS:
                 bad(n, 'rootfs must be %s, not %r' % (' or '.join(ROOTFS), val))
-            sc['rootfs'] = val
+            sc.rootfs = val
         elif key == 'kernel':
             if val not in KERNELS:
                 bad(n, 'kernel must be %s, not %r' % (' or '.join(KERNELS), val))
-            sc['kernel'] = val
+            sc.kernel = val
         elif key == 'journal-of':
             if not NAME_RE.match(val):
                 bad(n, 'journal-of names a scenario, not %r' % val)
-            sc['journal_of'] = val
+            sc.journal_of = val
         elif key == 'program':
             prog = val.split(None, 1)
             if len(prog) != 2:
                 bad(n, 'program needs a name and a command')
-            sc['programs'].append((prog[0], prog[1]))
+            sc.programs.append((prog[0], prog[1]))
     for key in ('title', 'topology'):
-        if not sc[key]:
+        if not getattr(sc, key):
             raise ScenarioError('scenario %s: no %s' % (name, key))
-    if not sc['programs']:
+    if not sc.programs:
         raise ScenarioError('scenario %s: no program' % name)
-    if sc['rootfs'] and (sc['cgroup'] == 'v1' or sc['numbering'] == 'apart'):
+    if sc.rootfs and (sc.cgroup == 'v1' or sc.numbering == 'apart'):
         # systemd owns the cgroup hierarchy; the reordered MADT is loaded
         # from an initramfs.
         raise ScenarioError('scenario %s: rootfs: %s takes neither cgroup: v1 nor '
-                            'numbering: apart' % (name, sc['rootfs']))
-    if sc['journal_of'] and (sc['kernel'] != 'baseline' or sc['rootfs'] != 'system'):
+                            'numbering: apart' % (name, sc.rootfs))
+    if sc.journal_of and (sc.kernel != 'baseline' or sc.rootfs != 'system'):
         raise ScenarioError('scenario %s: journal-of needs kernel: baseline and '
                             'rootfs: system' % name)
-    if sc['kernel'] == 'baseline' and 'bisect' in sc['targets']:
+    if sc.kernel == 'baseline' and 'bisect' in sc.targets:
         # make bisect builds the series' steps only.
         raise ScenarioError('scenario %s: kernel: baseline is for make check only' % name)
-    names = [p for p, _ in sc['programs']]
+    names = [p for p, _ in sc.programs]
     if len(set(names)) != len(names):
         raise ScenarioError('scenario %s: a program name twice' % name)
     return sc
-
-
-def kernel_args(sc):
-    """The kernel arguments a scenario adds to every boot's."""
-    args = [sc['append']] if sc['append'] else []
-    if sc['cgroup'] == 'v1':
-        args.append('LATNICE_CGROUP=v1')    # initramfs/init mounts it
-    return ' '.join(args)
 
 
 def load(name, folder=DIR):
@@ -182,13 +194,13 @@ def names(folder=DIR):
 def scenarios(target, folder=DIR):
     """The scenarios TARGET boots, in order."""
     all_ = [load(n, folder) for n in names(folder)]
-    return sorted((s for s in all_ if target in s['targets']),
-                  key=lambda s: (s['order'], s['name']))
+    return sorted((s for s in all_ if target in s.targets),
+                  key=lambda s: (s.order, s.name))
 
 
 def main(argv, folder=DIR):
     if len(argv) != 2 or argv[0] not in ('list', 'shell', 'programs', 'kernels', 'journals'):
-        print('usage: scenario.py list TARGET | shell NAME | programs NAME | '
+        print('usage: python3 -m harness scenario list TARGET | shell NAME | programs NAME | '
               'kernels TARGET | journals TARGET', file=sys.stderr)
         return 2
     try:
@@ -197,22 +209,22 @@ def main(argv, folder=DIR):
                 raise ScenarioError('unknown target %s (known: %s)'
                                     % (argv[1], ' '.join(sorted(TARGETS))))
             scs = scenarios(argv[1], folder)
-            by_name = {s['name']: s for s in scs}
+            by_name = {s.name: s for s in scs}
             for s in scs:
-                of = by_name.get(s['journal_of'])
-                if s['journal_of'] and of is None:
+                of = by_name.get(s.journal_of)
+                if s.journal_of and of is None:
                     raise ScenarioError('scenario %s: journal-of %s, which target %s does '
-                                        'not boot' % (s['name'], s['journal_of'], argv[1]))
-                if of and (of['rootfs'] != 'system' or of['kernel'] != 'patched'):
+                                        'not boot' % (s.name, s.journal_of, argv[1]))
+                if of and (of.rootfs != 'system' or of.kernel != 'patched'):
                     raise ScenarioError('scenario %s: journal-of %s, which does not boot '
                                         'the patched kernel on the system image'
-                                        % (s['name'], s['journal_of']))
+                                        % (s.name, s.journal_of))
             if argv[0] == 'list':
-                out = [s['name'] for s in scs]
+                out = [s.name for s in scs]
             elif argv[0] == 'kernels':
-                out = [k for k in KERNELS if any(s['kernel'] == k for s in scs)]
+                out = [k for k in KERNELS if any(s.kernel == k for s in scs)]
             else:
-                out = ['%s %s' % (s['name'], s['journal_of']) for s in scs if s['journal_of']]
+                out = ['%s %s' % (s.name, s.journal_of) for s in scs if s.journal_of]
             for line in out:
                 print(line)
             return 0
@@ -221,17 +233,17 @@ def main(argv, folder=DIR):
         print('error: %s' % e, file=sys.stderr)
         return 1
     if argv[0] == 'shell':
-        for var, val in (('SC_TITLE', sc['title']), ('SC_TOPO', sc['topology']),
-                         ('SC_APPEND', kernel_args(sc)),
-                         ('SC_ICOUNT', 'yes' if sc['icount'] else 'no'),
+        for var, val in (('SC_TITLE', sc.title), ('SC_TOPO', sc.topology),
+                         ('SC_APPEND', sc.append), ('SC_CGROUP', sc.cgroup),
+                         ('SC_ICOUNT', 'yes' if sc.icount else 'no'),
                          ('SC_AUTOGROUP', {True: 'on', False: 'off',
-                                           None: ''}[sc['autogroup']]),
-                         ('SC_NUMBERING', sc['numbering']),
-                         ('SC_ROOTFS', sc['rootfs']),
-                         ('SC_KERNEL', sc['kernel'])):
+                                           None: ''}[sc.autogroup]),
+                         ('SC_NUMBERING', sc.numbering),
+                         ('SC_ROOTFS', sc.rootfs),
+                         ('SC_KERNEL', sc.kernel)):
             print('%s=%s' % (var, shlex.quote(val)))
     else:
-        for p, cmd in sc['programs']:
+        for p, cmd in sc.programs:
             print('%s %s' % (p, cmd))
     return 0
 

@@ -3,18 +3,19 @@
 reads it for bash.  A setting in the environment wins over its default; an
 empty one counts as unset.
 
-    import settings
+    from harness import settings
     s = settings.load()
     s['OBJ'], s['KVER_DEB'], ...
 
-Run as a program it prints NAME=VALUE for every setting (or one value:
-settings.py NAME).
+python3 -m harness settings prints NAME=VALUE for every setting (or one
+value: python3 -m harness settings NAME).
 """
 import os
 import re
 import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from . import TOP
+
 FILE = os.path.join(TOP, 'scripts', 'settings')
 LINE = re.compile(r'^([A-Z][A-Z0-9_]*)=(.*)$')
 VAR = re.compile(r'\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))')
@@ -53,7 +54,7 @@ def main(argv):
     s = load()
     if argv:
         if argv[0] not in s:
-            print('settings.py: no setting %s (see scripts/settings)' % argv[0],
+            print('settings: no setting %s (see scripts/settings)' % argv[0],
                   file=sys.stderr)
             return 2
         print(s[argv[0]])

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The test harness: boots the kernel in QEMU and judges what it printed.
+
+    settings    scripts/settings (every default) with the environment's values
+    scenario    tests/guest/scenarios/: which boot runs which tests
+    madt        the ACPI MADT that numbers SMT siblings apart
+    qemu        the QEMU and kernel command lines of a boot, and the boot
+    verdict     the judge of a guest's console log
+
+The bash scripts of scripts/ call it as python3 -m harness COMMAND ...
+(__main__.py; scripts/lib.sh puts the repository on PYTHONPATH); bench/
+and the host tests import it.  The build steps (fetch, apply, export,
+build the kernel and the programs) stay in bash.
+"""
+import os
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
