@@ -191,10 +191,11 @@ class TestProjectScenarios(unittest.TestCase):
         # Repeatable time on one CPU (-icount is unreliable with more).
         self.assertEqual((check['slice'].icount, check['slice'].topology),
                          (True, '1x1x1'))
-        # Packing over time with tasks the guest measures as small: an LLC
-        # of 8, the smallest the packing tests take, in repeatable time.
+        # Packing over time with tasks the guest measures as small, in
+        # repeatable time: two LLCs of 8, so that the threads free on
+        # every CPU can cross them.
         self.assertEqual((check['pack-icount'].icount, check['pack-icount'].topology),
-                         (True, '1x4x2'))
+                         (True, '2x4x2'))
         self.assertIn('LATENCY_NICE_PACK_REQUIRE_SMALL=1',
                       dict(check['pack-icount'].programs)['latency_nice_placement_test'])
         # Autogroup in one boot of its own, off (the setting) elsewhere.
