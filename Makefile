@@ -21,7 +21,7 @@
 # by default, BENCH=full for the whole matrix; ONLY=1,2 picks figures).
 # Work on the series: make apply (patches/ -> build/linux, branch latnice),
 # edit and commit in build/linux, make export (-> patches/).
-# Settings (defaults in scripts/settings, all in README.md): TOPO=SxCxT,
+# Settings (defaults in scripts/settings, all in docs/harness.md): TOPO=SxCxT,
 # ACCEL=auto|tcg|kvm, KVER_DEB=<Debian version>, JOBS=<n>, GUEST_TIMEOUT=<s>,
 # SHOW, APPEND, ICOUNT, ...; e.g. make run TOPO=1x8x2 CMD='nproc'.
 
