@@ -133,7 +133,7 @@ def main(argv=None):
         print_plan(boots)
         return 0
     t0 = time.time()
-    prog = runner.build(s)
+    prog = runner.build(s, {b.kernel for b in boots})
     outdir = os.path.join(s['RESULTS'], time.strftime('%Y%m%d-%H%M%S') + '-bench')
     os.makedirs(outdir)
     log('==> %d boots, %d runs, results in %s' % (len(boots), sum(len(b.runs) for b in boots),

@@ -48,7 +48,8 @@ def series_patches(folder=PATCHES):
 
 def kernel_code(folder=PATCHES):
     """12 hex digits naming the kernel code the series builds: the hunks of
-    every patch for files outside Documentation/ and tools/, in order."""
+    every patch for files outside Documentation/, tools/ and the KUnit
+    tests of kernel/sched/tests/ (code no measured path runs), in order."""
     h = hashlib.sha256()
     for path in series_patches(folder):
         keep = False
@@ -56,7 +57,8 @@ def kernel_code(folder=PATCHES):
             for line in f:
                 if line.startswith('diff --git '):
                     name = line.split()[2][2:]
-                    keep = not name.startswith(('Documentation/', 'tools/'))
+                    keep = not name.startswith(('Documentation/', 'tools/',
+                                                'kernel/sched/tests/'))
                     if keep:
                         h.update(line.encode())
                 elif keep and line[:1] in '+- ' and not line.startswith(('--- ', '+++ ')):

@@ -2,10 +2,12 @@
 """make bench's runner: builds what the boots need and boots them.
 
 build() installs gnuplot, builds the guest programs (make programs), the
-two kernels it measures, both from configs/latnice.config plus
+kernels the boots measure, all from configs/latnice.config plus
 configs/bench.config (the test config without lockdep): the patched tree
-into BENCH_OBJ and the baseline (a git worktree of the base commit at
-BASE_SRC) into BASE_OBJ, and lnbench ($BUILD/bench/lnbench).
+into BENCH_OBJ, the baseline (a git worktree of the base commit at
+BASE_SRC) into BASE_OBJ, the patched tree without the Debian system
+options (configs/nosystem.config last) into LEAN_OBJ when a boot needs it,
+and lnbench ($BUILD/bench/lnbench).
 boot() runs one boot through scripts/boot.sh into the folder it is given;
 boot.sh (harness/qemu.py) leaves its verdict.json there, which the report
 reads.  Every path and version comes from scripts/settings.
@@ -32,10 +34,16 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
 
+# Each kernel a boot names: (its tree, 'src' or 'base'; its build folder's
+# setting; the fragments after latnice.config and bench.config).
+KERNELS = {'patched': ('src', 'BENCH_OBJ', ()),
+           'baseline': ('base', 'BASE_OBJ', ()),
+           'lean': ('src', 'LEAN_OBJ', ('nosystem.config',))}
+
+
 def kernel_of(kernel, s):
-    """The bzImage of the baseline or the patched kernel."""
-    obj = {'baseline': s['BASE_OBJ'], 'patched': s['BENCH_OBJ']}[kernel]
-    return os.path.join(obj, 'arch', 'x86', 'boot', 'bzImage')
+    """The bzImage of kernel @kernel (a key of KERNELS)."""
+    return os.path.join(s[KERNELS[kernel][1]], 'arch', 'x86', 'boot', 'bzImage')
 
 
 def lnbench_path(s):
@@ -59,8 +67,9 @@ def build_lnbench(s):
     return prog
 
 
-def build(s):
-    """Everything the boots need; returns the path of lnbench."""
+def build(s, kernels=('patched', 'baseline')):
+    """Everything the boots need, @kernels among them; returns the path
+    of lnbench."""
     log('==> set-up, kernels and programs')
     sh([os.path.join(TOP, 'scripts', 'setup.sh'), 'bench'])
     sh(['make', '-s', '-C', TOP, 'programs'])
@@ -76,10 +85,13 @@ def build(s):
         log('==> baseline tree: a git worktree of the pristine base at %s' % base_tree)
         sh(['git', '-C', src, 'worktree', 'prune'])
         sh(['git', '-C', src, 'worktree', 'add', '-q', '--detach', base_tree, 'base'])
-    frags = [os.path.join(TOP, 'configs', f) for f in ('latnice.config', 'bench.config')]
     build_kernel = os.path.join(TOP, 'scripts', 'build-kernel.sh')
-    sh([build_kernel, src, s['BENCH_OBJ']] + frags)
-    sh([build_kernel, base_tree, s['BASE_OBJ']] + frags)
+    for k in KERNELS:
+        if k in kernels:
+            tree, obj, more = KERNELS[k]
+            frags = [os.path.join(TOP, 'configs', f)
+                     for f in ('latnice.config', 'bench.config') + more]
+            sh([build_kernel, src if tree == 'src' else base_tree, s[obj]] + frags)
     return build_lnbench(s)
 
 

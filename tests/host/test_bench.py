@@ -202,7 +202,7 @@ def fake_data(boot, run):
             base = 60
         return dict(mode='cyclictest', samples=1000, avg_us=base, p50_us=base // 2,
                     p99_us=base * 2, p999_us=base * 3, max_us=base * 4, overflows=0,
-                    hackbench_runs=5, hackbench_s=0.5)
+                    cpu_pct=2.0, runnable=3.0, hackbench_runs=5, hackbench_s=0.5)
     return dict(mode='messaging', seconds=1.25)
 
 
@@ -449,7 +449,17 @@ class TestFigures(unittest.TestCase):
         """Figure 6: the plan's rows, the table, and each claim measured."""
         boots = figures.plan_slice(figures.SLICE_MODES['quick'])
         self.assertEqual([(b.kernel, b.topo, b.mode) for b in boots],
-                         [('baseline', '1x1x1', 'icount'), ('patched', '1x1x1', 'icount')])
+                         [('baseline', '1x1x1', 'icount'), ('patched', '1x1x1', 'icount'),
+                          ('patched', '1x1x1', 'icount'), ('lean', '1x1x1', 'icount')])
+        # The sweep: each load but hackbench -g 1 (in the patched boot) with
+        # its rows, then the bystanders; the loads' arguments.
+        self.assertEqual(len(boots[2].runs), 3 * (4 * len(figures.SWEEP_ROWS) + 2))
+        self.assertEqual({r.meta['load'] for r in boots[2].runs},
+                         {'hackbench-g2', 'hackbench-g4', 'hogs8', 'hogs32', 'hogs4',
+                          'hogs4-at-19'})
+        self.assertIn(['-B', 4, '-V', 19, '--'], [r.cmd[1:6] for r in boots[2].runs])
+        self.assertIn(['-H', '-g 4 -l 100', '--'], [r.cmd[1:4] for r in boots[2].runs])
+        self.assertEqual(len(boots[3].runs), 3 * len(figures.LEAN_ROWS))
         # The baseline has no latency nice: no value is set there.
         self.assertEqual({r.value for r in boots[0].runs}, {None})
         self.assertEqual(len(boots[1].runs), 3 * (len(figures.SLICE_VALUES) + 2 + 2 + 1 + 2))
@@ -476,7 +486,8 @@ class TestFigures(unittest.TestCase):
                               ((700, 500, 640), 'holds')):
             it = iter(p99s)
             up = [dict(r, p99_us=next(it)) if r['value'] == -20 and r.get('row') == 'other'
-                  and r.get('load') == 'hackbench' else r for r in recs]
+                  and r.get('load') == 'hackbench' and r['kernel'] == 'patched' else r
+                  for r in recs]
             self.assertIn('within the spread: %s' % verdict, figures.claims_slice(up))
         self.assertIn("idle: -20's p99 no worse than 0's", text)
         self.assertIn('moonshot: -20\'s p99 within 2x of SCHED_FIFO\'s: holds (200 against 100', text)
@@ -487,13 +498,33 @@ class TestFigures(unittest.TestCase):
         self.assertIn('under load: FAILS', figures.claims_slice(flat))
         self.assertIn('LATENCY_PREEMPT: -20\'s p99 at least 5x lower with it than without: '
                       'holds (200 against 2000 us)', text)
-        self.assertEqual(figures.claims_slice([]).count('NOT CHECKED'), 10)
+        self.assertEqual(figures.claims_slice([]).count('NOT CHECKED'), 16)
         # The fake -20 is 10x below 0, not 20x; its 1 ns slack row has a
         # p99 of 120 against FIFO's 100 and a max of 240 against 200.
         self.assertIn("gain: -20's p99 at least 20x lower than 0's under load: FAILS "
                       "(2000 -> 200 us, 10.0x)", text)
-        self.assertIn("floor: -20 with 1 ns of timer slack within 2x of SCHED_FIFO's p99 and "
-                      "4x of its max: holds (p99 120 against 100 us, max 240 against 200 us)", text)
+        self.assertIn("floor under hackbench -g 1: -20 with 1 ns of timer slack within 2x of "
+                      "SCHED_FIFO's p99 and 4x of its max: holds (p99 120 against 100 us, max "
+                      "240 against 200 us; cpu 2.0%, 3.0 runnable)", text)
+        self.assertEqual(text.count('floor under '), 5)
+        self.assertIn('floor under 32 CPU hogs: -20 with', text)
+        # Where -20 used half its fair share or more, the floor does not apply.
+        busy = [dict(r, cpu_pct=20.0) if r.get('load') == 'hogs8' else r for r in recs]
+        self.assertIn("floor under 8 CPU hogs: -20 with 1 ns of timer slack within 2x of "
+                      "SCHED_FIFO's p99 and 4x of its max: does not apply, -20 used half its "
+                      "fair share or more", figures.claims_slice(busy))
+        slow = [dict(r, p99_us=500) if r.get('load') == 'hogs32' and r.get('row') == 'slack1'
+                and r['value'] == -20 else r for r in recs]
+        self.assertIn('floor under 32 CPU hogs: -20 with 1 ns of timer slack within 2x of '
+                      'SCHED_FIFO\'s p99 and 4x of its max: FAILS', figures.claims_slice(slow))
+        # The bystanders: every value's hackbench, and 0 beside hogs at 19.
+        self.assertIn('within 2% of the baseline at every value: holds', text)
+        hb = [dict(r, hackbench_s=0.52) if r['value'] == 19 else r for r in recs]
+        self.assertIn('within 2% of the baseline at every value: FAILS', figures.claims_slice(hb))
+        self.assertIn("beside four hogs at 0: holds (2000 against 2000 us)", text)
+        h19 = [dict(r, p99_us=4001) if r.get('load') == 'hogs4-at-19' else r for r in recs]
+        self.assertIn("beside four hogs at 0: FAILS (4001 against 2000 us)",
+                      figures.claims_slice(h19))
         self.assertIn("no negative value's p99.9 or max above 0's: holds", text)
         tail = [dict(r, max_us=9000) if r['value'] == -5 and r.get('row') == 'other' else r
                 for r in recs]
@@ -504,6 +535,9 @@ class TestFigures(unittest.TestCase):
         table = figures.figure6(recs, figures.SLICE_MODES['quick'])
         self.assertIn('| patched | latency nice -20 | hackbench | 3 | 100 | 50 | 200 | 300 | 400 |',
                       table)
+        self.assertIn('| 32 CPU hogs | SCHED_FIFO 95 | 3 | 50 | 25 | 100 | 150 | 200 | 0 | 2.0 '
+                      '| 3.0 | 0.500 | 20.0 | 20.0 |', table)
+        self.assertIn('| patched, no system options | latency nice -20 | 3 | 100 |', table)
         self.assertIs(figures.FIGURES['6'].claims, figures.claims_slice)
 
     def test_positive_values_place_as_zero(self):

@@ -126,7 +126,9 @@ class TestPublish(unittest.TestCase):
                         '--- a/kernel/sched/fair.c\n+++ b/kernel/sched/fair.c\n'
                         '@@ -1 +1 @@\n+%s\n'
                         'diff --git a/tools/testing/x.c b/tools/testing/x.c\n'
-                        '@@ -1 +1 @@\n+%s\n-- \n2.39.5\n' % (doc, code, test))
+                        '@@ -1 +1 @@\n+%s\n'
+                        'diff --git a/kernel/sched/tests/x.c b/kernel/sched/tests/x.c\n'
+                        '@@ -1 +1 @@\n+%s\n-- \n2.39.5\n' % (doc, code, test, test))
             with open(os.path.join(src, '0000-cover-letter.patch'), 'w') as f:
                 f.write('diff --git a/kernel/x.c b/kernel/x.c\n+%s\n' % doc)
             return publish.kernel_code(src)
