@@ -8,13 +8,9 @@ results/<date>-bench/: runs.json and runs.csv (every run), tables.md, the
 PNG plots, and boots/<boot>/ for each boot (its QEMU command, console log
 and verdict.json).
 
-The figures (README.md, "Results") are the registry of figures.py:
-  1. idle CPU search cost as the LLC grows, repeatable mode;
-  2. where wakees land, per latency nice value;
-  3. cost when unused: pingpong, messaging, wakeup latency, patched at the
-     default against baseline (and a wall-clock pingpong);
-  4. the RFC's table: pingpong at -19 and -20, SIS_CORE and NO_SIS_CORE.
-The layers: figures.py plans (and tabulates), runner.py builds and boots,
+The figures are the registry of the figures package (FIGURES in
+bench/figures/__init__.py; python3 -m bench --help lists their ids).
+The layers: figures/ plans (and tabulates), runner.py builds and boots,
 report.py reads the verdicts into runs.json and writes the tables.
 
 Usage (from the repository's top):

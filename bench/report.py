@@ -5,7 +5,7 @@ tables.md and the plots from runs.json.
 Reads each boot's figures only from its verdict.json (harness/verdict.py,
 written by harness/qemu.py): tests[run id]['data'] holds the key=value
 pairs of the last "BENCH ..." line lnbench printed in that run, rc its
-exit status.  Nothing here knows a figure: the figures (figures.py) bring
+exit status.  Nothing here knows a figure: the figures (the figures package) bring
 their tables, claims and plots; this module has the helpers they use.
 """
 import csv

@@ -68,9 +68,9 @@ class TestUsers(unittest.TestCase):
                 self.assertEqual((rc, err.getvalue()), (1, 'madt: %s\n' % why))
 
     def test_bench(self):
-        self.assertEqual(figures.ncpus('1x8x2'), 16)
+        self.assertEqual(figures.common.ncpus('1x8x2'), 16)
         with self.assertRaises(topology.TopologyError):
-            figures.ncpus('1x8')
+            figures.common.ncpus('1x8')
 
     def test_no_other_parser(self):
         # Another parse of SxCxT would be a regex or a split on "x".
