@@ -1666,30 +1666,40 @@ static int do_noise(int argc, char **argv)
 	return 0;
 }
 
+/* The workloads, by the name the first argument gives. */
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} modes[] = {
+	{ "rtt", do_rtt },
+	{ "pingpong", do_pingpong },
+	{ "messaging", do_messaging },
+	{ "wakeup", do_wakeup },
+	{ "cyclictest", do_cyclictest },
+	{ "pack", do_pack },
+	{ "noise", do_noise },
+};
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: lnbench");
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		fprintf(stderr, "%s%s", i ? "|" : " ", modes[i].name);
+	fprintf(stderr, " [options]\n");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: lnbench rtt|pingpong|messaging|wakeup|cyclictest|pack|noise [options]\n");
+		usage();
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	argv++;
-	argc--;
-	if (!strcmp(argv[0], "rtt"))
-		return do_rtt(argc, argv);
-	if (!strcmp(argv[0], "pingpong"))
-		return do_pingpong(argc, argv);
-	if (!strcmp(argv[0], "messaging"))
-		return do_messaging(argc, argv);
-	if (!strcmp(argv[0], "wakeup"))
-		return do_wakeup(argc, argv);
-	if (!strcmp(argv[0], "cyclictest"))
-		return do_cyclictest(argc, argv);
-	if (!strcmp(argv[0], "pack"))
-		return do_pack(argc, argv);
-	if (!strcmp(argv[0], "noise"))
-		return do_noise(argc, argv);
-	fprintf(stderr, "lnbench: unknown mode %s\n", argv[0]);
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(argv[1], modes[i].name))
+			return modes[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "lnbench: unknown mode %s\n", argv[1]);
+	usage();
 	return 2;
 }
