@@ -48,15 +48,15 @@ echo "\$ su nobody -c 'latnice -n -5 true'  # lowering needs CAP_SYS_NICE"
 su -s /bin/sh nobody -c 'latnice -n -5 true'
 echo "(exit status $?)"
 
-[ -x /tests/latency_nice_placement_test ] || exit 0
+[ -x /tests/latency_nice_search_test ] || exit 0
 echo
 echo "== the bounded idle CPU search"
 echo "Every CPU of cpu0's LLC but cpu0 runs a busy loop; a wakee wakes 40"
-echo "times from cpu0 (latency_nice_placement_test budget_and_rotation):"
-/tests/latency_nice_placement_test -t budget_and_rotation 2>&1 |
+echo "times from cpu0 (latency_nice_search_test budget_and_rotation):"
+/tests/latency_nice_search_test -t budget_and_rotation 2>&1 |
 	sed -n 's/.*budget_and_rotation:\(value .*\)/  \1/p'
 echo "and at -20, the floor alone (min_value_probes_the_floor):"
-/tests/latency_nice_placement_test -t min_value_probes_the_floor 2>&1 |
+/tests/latency_nice_search_test -t min_value_probes_the_floor 2>&1 |
 	sed -n 's/.*min_value_probes_the_floor:\(scans .*\)/  \1/p' | head -n 1
 echo "\$ cat /sys/kernel/debug/sched/idle_search   # per CPU that ran wakeups"
 grep -E '^(cpu|0 |all)' /sys/kernel/debug/sched/idle_search

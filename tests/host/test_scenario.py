@@ -197,26 +197,34 @@ class TestProjectScenarios(unittest.TestCase):
         self.assertEqual((check['pack-icount'].icount, check['pack-icount'].topology),
                          (True, '2x4x2'))
         self.assertIn('LATENCY_NICE_PACK_REQUIRE_SMALL=1',
-                      dict(check['pack-icount'].programs)['latency_nice_placement_test'])
+                      dict(check['pack-icount'].programs)['latency_nice_pack_test'])
         # Autogroup in one boot of its own, off (the setting) elsewhere.
         self.assertEqual([n for n, s in check.items() if s.autogroup is not None],
                          ['autogroup'])
         # The placement test also runs with siblings numbered apart.
         self.assertEqual([n for n, s in check.items() if s.numbering], ['apart'])
-        self.assertIn('latency_nice_placement_test', dict(check['apart'].programs))
-        # The test config has core scheduling, so the placement test's
+        placement = ['latency_nice_%s_test' % f
+                     for f in ('search', 'light_load', 'good_enough', 'protect', 'pack')]
+        for name in ('main', 'apart', 'llc16'):
+            self.assertEqual([p for p, _ in check[name].programs if p in placement], placement,
+                             name)
+        # The test config has core scheduling, so the good-enough test's
         # cookie cases must not skip wherever it runs.
         with open(os.path.join(TOP, 'configs', 'latnice.config')) as f:
             self.assertIn('CONFIG_SCHED_CORE=y\n', f.readlines())
         for s in check.values():
-            cmd = dict(s.programs).get('latency_nice_placement_test')
+            cmd = dict(s.programs).get('latency_nice_good_enough_test')
             if cmd:
                 self.assertIn('LATENCY_NICE_REQUIRE_CORE=1', cmd, s.name)
+        # The slice face's four tests run in repeatable time.
+        self.assertEqual([p for p, _ in check['slice'].programs],
+                         ['latency_nice_%s_test' % f
+                          for f in ('slice', 'tail', 'share', 'departure')])
         self.assertTrue(check['autogroup'].autogroup)
         progs = {p for s in check.values() for p, _ in s.programs}
         self.assertTrue({'topology', 'latency_nice_test', 'latnice-tool',
-                         'latency_nice_placement_test', 'latency_nice_cgroup_test',
-                         'latency_nice_slice_test'} <= progs)
+                         'latency_nice_search_test', 'latency_nice_cgroup_test',
+                         'latency_nice_slice_test'} | set(placement) <= progs)
         self.assertEqual([s.name for s in scenario.scenarios('bisect')], ['main'])
 
     def test_programs_exist(self):
