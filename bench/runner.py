@@ -22,8 +22,18 @@ import time
 
 from harness import TOP, settings
 
-LNBENCH_SOURCES = (os.path.join(TOP, 'bench', 'lnbench.c'),
-                   os.path.join(TOP, 'tests', 'guest', 'cpulist.h'))
+LNBENCH_DIR = os.path.join(TOP, 'bench', 'lnbench')
+# lnbench's C files (each is compiled), then the headers they include.
+LNBENCH_SOURCES = tuple(sorted(os.path.join(LNBENCH_DIR, f) for f in os.listdir(LNBENCH_DIR)
+                               if f.endswith('.c'))) + (
+    os.path.join(LNBENCH_DIR, 'lnbench.h'), os.path.join(TOP, 'tests', 'guest', 'cpulist.h'))
+
+
+def lnbench_command(out):
+    """The compiler's command that builds lnbench into @out."""
+    return (['gcc', '-static', '-O2', '-Wall', '-pthread', '-I',
+             os.path.join(TOP, 'tests', 'guest'), '-o', out]
+            + [f for f in LNBENCH_SOURCES if f.endswith('.c')])
 
 
 def log(msg):
@@ -62,8 +72,7 @@ def build_lnbench(s):
     prog = lnbench_path(s)
     if stale(prog, LNBENCH_SOURCES):
         os.makedirs(os.path.dirname(prog), exist_ok=True)
-        sh(['gcc', '-static', '-O2', '-Wall', '-pthread', '-I',
-            os.path.join(TOP, 'tests', 'guest'), '-o', prog, LNBENCH_SOURCES[0]])
+        sh(lnbench_command(prog))
     return prog
 
 

@@ -4,7 +4,7 @@
 # in instructions): what latency nice is for.  A periodic task (Debian's
 # cyclictest, 1 ms period) wakes beside a load (hackbench -g 1, again and
 # again) at latency nice 0, at -20, and as SCHED_FIFO, and its wakeup
-# delays are shown side by side.  lnbench (bench/lnbench.c) runs
+# delays are shown side by side.  lnbench (bench/lnbench/) runs
 # cyclictest with hackbench beside it and reads cyclictest's histogram.
 CYC="-t 1 -a 0 -i 1000 -m -l ${DEMO_LOOPS:-1000}"
 row() {

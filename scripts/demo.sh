@@ -19,8 +19,8 @@ SHOW=${SHOW:-guest} "$TOP/scripts/boot.sh" "$(new_results demo)" "$tmp/cmd" "${f
 
 # The last part: a periodic task beside a load, on one CPU under -icount,
 # with Debian's cyclictest and hackbench (rt-tests) and lnbench.
-stage "lnbench (bench/lnbench.c)"
-lnbench=$(python3 -m bench.runner lnbench) || die "building bench/lnbench.c failed"
+stage "lnbench (bench/lnbench/)"
+lnbench=$(python3 -m bench.runner lnbench) || die "building bench/lnbench/ failed"
 stage_done
 printf 'sh /tests/demo-tail.sh\n' >"$tmp/cmd"
 files=(/tests/demo-tail.sh="$TOP/initramfs/demo-tail.sh" /extra/lnbench="$lnbench"

@@ -12,7 +12,7 @@ Each figure's code is a module of this package, named for what it
 measures: search (1, 2), unused (3, 4), free (5), tail (6), placement
 (7, 8, 9), packing (10, 11), database (12); common holds Run, Boot and
 Figure.  Adding a figure is a function set in one of them (or a new
-module), one entry in FIGURES here, and its workload in lnbench.c.
+module), one entry in FIGURES here, and its workload in a file of bench/lnbench/.
 
 A run's record (runs.json) holds the run's figure, workload, kernel,
 topology, mode, value, features, core/util, the run's meta (llc, threads,

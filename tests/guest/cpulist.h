@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cpulist_parse(): the one cpulist parser of the guest programs
- * (the C files of tests/guest/) and of bench/lnbench.c.  The series' own selftests
+ * (the C files of tests/guest/) and of bench/lnbench/.  The series' own selftests
  * carry theirs in tools/testing/selftests/sched/latency_nice.h.
  */
 #ifndef LATNICE_CPULIST_H
