@@ -253,7 +253,45 @@ def cover_slice(records):
     out.append('')
     out.append('p99 at -20 against 0: %.1fx lower, %.1fx with 1 ns of timer slack on both'
                % (gain('other', -20), gain('slack1', -20)))
+    sweep = cover_sweep(records)
+    if sweep:
+        out += [''] + sweep
     return '\n'.join(out) + '\n'
+
+
+def cover_sweep(records):
+    """The cover letter's lines of the sweep: p99 (and max) per load of 0,
+    -20, -20 with 1 ns of timer slack and SCHED_FIFO, -20's CPU use and
+    the runnable tasks; the bystanders; then the p99 of the kernel
+    without the Debian system options beside the patched one.  [] without
+    the runs."""
+    def med(kernel, row, v, load, k):
+        return slice_stats(records, kernel, row, v, load).get(k, (None,))[0]
+    rows = (('other', None), ('other', -20), ('slack1', -20), ('fifo', None))
+    form = '%-26s %6s %6s %12s %12s %6s %9s'
+    out = [form % ('p99 (max) us, by load', '0', '-20', '-20, 1 ns', 'FIFO', 'cpu %',
+                   'runnable')]
+    for load in SWEEP_LOADS:
+        p99 = [med('patched', row, v, load, 'p99_us') for row, v in rows]
+        top = [med('patched', row, v, load, 'max_us') for row, v in rows[2:]]
+        cpu, runnable = (med('patched', 'slack1', -20, load, k) for k in ('cpu_pct', 'runnable'))
+        if None in p99 + top + [cpu, runnable]:
+            return []
+        out.append(form % (LOAD_LABELS[load], fmt(p99[0], 0), fmt(p99[1], 0),
+                           '%s (%s)' % (fmt(p99[2], 0), fmt(top[0], 0)),
+                           '%s (%s)' % (fmt(p99[3], 0), fmt(top[1], 0)),
+                           fmt(cpu, 1), fmt(runnable, 1)))
+    h0, h19 = (med('patched', 'other', None, load, 'p99_us') for load in BYSTANDER_LOADS)
+    if None not in (h0, h19):
+        out += ['', 'p99 of 0 beside four hogs at 0: %s us, at 19: %s us' % (fmt(h0, 0),
+                                                                           fmt(h19, 0))]
+    lean = [[KERNEL_LABELS[k]] + [fmt(med(k, row, v, 'hackbench', 'p99_us'), 0)
+                                  for row, v in rows] for k in ('patched', 'lean')]
+    if '-' not in lean[0] + lean[1]:
+        form = '%-26s %6s %6s %12s %12s'
+        out += ['', form % ('p99 us, hackbench -g 1', '0', '-20', '-20, 1 ns', 'FIFO')]
+        out += [form % tuple(r) for r in lean]
+    return out
 
 
 def claims_slice(records):

@@ -186,6 +186,18 @@ class TestFigures(unittest.TestCase):
                       '| 3.0 | 0.500 | 20.0 | 20.0 |', table)
         self.assertIn('| patched, no system options | latency nice -20 | 3 | 100 |', table)
         self.assertIs(figures.FIGURES['6'].claims, figures.tail.claims_slice)
+        # The cover block: the sweep per load, the bystanders, and the
+        # kernel without the system options; without the sweep's runs,
+        # the block of the first table alone.
+        cover = figures.tail.cover_slice(recs)
+        self.assertIn('32 CPU hogs                  2000    200    120 (240)    100 (200)    '
+                      '2.0       3.0', cover)
+        self.assertIn('p99 of 0 beside four hogs at 0: 2000 us, at 19: 2000 us', cover)
+        self.assertIn('patched, no system options   2000    200          120          100',
+                      cover)
+        first = figures.tail.cover_slice([r for r in recs if r.get('load') in
+                                          ('hackbench', 'idle') and r['kernel'] != 'lean'])
+        self.assertTrue(first.endswith('with 1 ns of timer slack on both\n'), first)
 
     def test_positive_values_place_as_zero(self):
         """Figure 7: the baseline first, the patched kernel with no value
