@@ -186,12 +186,12 @@ def figure6(records, p):
         if cells:
             rows.append([kernel, slice_label(row, v), load] + cells)
     md.append(table(['kernel', 'row', 'load'] + SLICE_HEAD, rows))
-    rows = []
-    for load in SWEEP_LOADS + BYSTANDER_LOADS:
-        for row, v in (SWEEP_ROWS if load in SWEEP_LOADS else (('other', None),)):
-            cells = slice_cells(records, 'patched', row, v, load)
-            if cells:
-                rows.append([LOAD_LABELS[load], slice_label(row, v)] + cells)
+    rows = [[LOAD_LABELS[load], slice_label(row, v)] + cells
+            for load, row, v, cells in
+            ((load, row, v, slice_cells(records, 'patched', row, v, load))
+             for load in SWEEP_LOADS + BYSTANDER_LOADS
+             for row, v in (SWEEP_ROWS if load in SWEEP_LOADS else (('other', None),)))
+            if cells]
     if rows:
         md.append('\n### The load swept\n\nThe patched kernel, the same cyclictest beside '
                   'each load (hackbench with 1, 2 and 4 groups, 8 and 32 processes that '
@@ -199,12 +199,12 @@ def figure6(records, p):
                   'two loads are the bystander rows (cyclictest at 0 beside four hogs at '
                   '0 and at 19).  "x vs 0" divides 0 on the same load by the row.\n')
         md.append(table(['load', 'row'] + SLICE_HEAD, rows))
-    rows = []
-    for row, v in LEAN_ROWS:
-        for kernel in ('patched', 'lean'):
-            cells = slice_cells(records, kernel, row, v, 'hackbench', zero_kernel=kernel)
-            if cells:
-                rows.append([KERNEL_LABELS[kernel], slice_label(row, v)] + cells)
+    rows = [[KERNEL_LABELS[kernel], slice_label(row, v)] + cells
+            for row, v, kernel, cells in
+            ((row, v, kernel, slice_cells(records, kernel, row, v, 'hackbench',
+                                          zero_kernel=kernel))
+             for row, v in LEAN_ROWS for kernel in ('patched', 'lean'))
+            if cells]
     if rows:
         md.append('\n### Without the Debian system options\n\nThe patched kernel as '
                   'above, and built without the options configs/latnice.config adds for a '
