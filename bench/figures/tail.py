@@ -390,16 +390,19 @@ def floor_line(records, load, line):
     s99, smax = med('slack1', -20, 'p99_us'), med('slack1', -20, 'max_us')
     f99, fmax = med('fifo', None, 'p99_us'), med('fifo', None, 'max_us')
     cpu, runnable = med('slack1', -20, 'cpu_pct'), med('slack1', -20, 'runnable')
-    detail = 'p99 %s against %s us, max %s against %s us; cpu %s%%, %s runnable' % (
-        fmt(s99, 0), fmt(f99, 0), fmt(smax, 0), fmt(fmax, 0), fmt(cpu, 1), fmt(runnable, 1))
+    share = 100 / runnable if runnable else None
+    detail = 'p99 %s against %s us, max %s against %s us; cpu %s%%, fair share %s%% of ' \
+        '%s runnable' % (fmt(s99, 0), fmt(f99, 0), fmt(smax, 0), fmt(fmax, 0), fmt(cpu, 1),
+                         fmt(share, 1), fmt(runnable, 1))
     text = 'floor under %s: -20 with 1 ns of timer slack within 2x of SCHED_FIFO\'s p99 ' \
         'and 4x of its max' % LOAD_LABELS[load]
-    if None in (s99, smax, f99, fmax, cpu, runnable):
+    if None in (s99, smax, f99, fmax, cpu, share):
         return line(text, None, detail)
-    if runnable > 0 and cpu >= 50 / runnable:
-        return '- %s: does not apply, -20 used half its fair share or more (%s).' % (text,
-                                                                                    detail)
-    return line(text, s99 <= 2 * f99 and smax <= 4 * fmax, detail)
+    within = s99 <= 2 * f99 and smax <= 4 * fmax
+    if cpu >= share / 2:
+        return '- %s: does not apply, -20 used half its fair share or more; the rows %s ' \
+            '(%s).' % (text, 'are within it' if within else 'are not', detail)
+    return line(text, within, detail)
 
 
 FIGURES = (

@@ -152,18 +152,23 @@ class TestFigures(unittest.TestCase):
                       "(2000 -> 200 us, 10.0x)", text)
         self.assertIn("floor under hackbench -g 1: -20 with 1 ns of timer slack within 2x of "
                       "SCHED_FIFO's p99 and 4x of its max: holds (p99 120 against 100 us, max "
-                      "240 against 200 us; cpu 2.0%, 3.0 runnable)", text)
+                      "240 against 200 us; cpu 2.0%, fair share 33.3% of 3.0 runnable)", text)
+        light = recs
         self.assertEqual(text.count('floor under '), 5)
         self.assertIn('floor under 32 CPU hogs: -20 with', text)
         # Where -20 used half its fair share or more, the floor does not apply.
-        busy = [dict(r, cpu_pct=20.0) if r.get('load') == 'hogs8' else r for r in recs]
+        busy = [dict(r, cpu_pct=20.0) if r.get('load') == 'hogs8' else r for r in light]
         self.assertIn("floor under 8 CPU hogs: -20 with 1 ns of timer slack within 2x of "
                       "SCHED_FIFO's p99 and 4x of its max: does not apply, -20 used half its "
                       "fair share or more", figures.tail.claims_slice(busy))
         slow = [dict(r, p99_us=500) if r.get('load') == 'hogs32' and r.get('row') == 'slack1'
-                and r['value'] == -20 else r for r in recs]
+                and r['value'] == -20 else r for r in light]
         self.assertIn('floor under 32 CPU hogs: -20 with 1 ns of timer slack within 2x of '
                       'SCHED_FIFO\'s p99 and 4x of its max: FAILS', figures.tail.claims_slice(slow))
+        self.assertIn('floor under 32 CPU hogs: -20 with 1 ns of timer slack within 2x of '
+                      'SCHED_FIFO\'s p99 and 4x of its max: does not apply, -20 used half its '
+                      'fair share or more; the rows are not', figures.tail.claims_slice(
+                          [dict(r, cpu_pct=20.0) for r in slow]))
         # The bystanders: every value's hackbench, and 0 beside hogs at 19.
         self.assertIn('within 2% of the baseline at every value: holds', text)
         hb = [dict(r, hackbench_s=0.52) if r['value'] == 19 else r for r in recs]
