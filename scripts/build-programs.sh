@@ -46,19 +46,21 @@ for src in "$ksft"/sched/*.c; do
 	[ -x "$bin" ] && cp -p "$bin" "$work/"
 done
 
-# The ABI test again as an i386 program, where struct sched_attr has no
-# tail padding (sizeof 60): the compat path of the 64-bit kernel.  Not
-# before the series adds the test (make bisect's first steps).
-bin32=$out/latency_nice_test_32
-if [ ! -f "$ksft/sched/latency_nice_test.c" ]; then
-	rm -f "$bin32"
-elif ! [ "$bin32" -nt "$ksft/sched/latency_nice_test.c" ] ||
-   [ -n "$(find "$ksft/sched" "$inc/linux/sched" -name '*.h' -newer "$bin32")" ]; then
-	gcc -m32 -static -O2 -g -Wall -pthread -isystem "$inc" -I "$ksft" -I "$ksft/sched" \
-		-o "$bin32" "$ksft/sched/latency_nice_test.c" >>"$BUILD/kselftest-sched.log" 2>&1 ||
-		die "building the i386 ABI test failed (log: $BUILD/kselftest-sched.log; needs lib32gcc-12-dev and libc6-dev-i386: scripts/setup.sh)"
-fi
-[ ! -f "$bin32" ] || cp -p "$bin32" "$work/"
+# The ABI and permission tests again as i386 programs, where struct
+# sched_attr has no tail padding (sizeof 60): the compat path of the
+# 64-bit kernel.  Each only once the series has it (make bisect's steps).
+for name in latency_nice_test latency_nice_privilege_test; do
+	src=$ksft/sched/$name.c bin32=$out/${name}_32
+	if [ ! -f "$src" ]; then
+		rm -f "$bin32"
+	elif ! [ "$bin32" -nt "$src" ] ||
+	   [ -n "$(find "$ksft/sched" "$inc/linux/sched" -name '*.h' -newer "$bin32")" ]; then
+		gcc -m32 -static -O2 -g -Wall -pthread -isystem "$inc" -I "$ksft" -I "$ksft/sched" \
+			-o "$bin32" "$src" >>"$BUILD/kselftest-sched.log" 2>&1 ||
+			die "building the i386 $name failed (log: $BUILD/kselftest-sched.log; needs lib32gcc-12-dev and libc6-dev-i386: scripts/setup.sh)"
+	fi
+	[ ! -f "$bin32" ] || cp -p "$bin32" "$work/"
+done
 
 # The latnice tool.
 make -s -C "$TOP/latnice" static O="$BUILD/programs-objs" KHDR="$inc" || die "building latnice failed"

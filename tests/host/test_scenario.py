@@ -243,9 +243,12 @@ class TestProjectScenarios(unittest.TestCase):
                 if '--- /dev/null\n' + m.group(0) in text:
                     known.add(m.group(1))
         self.assertIn('latency_nice_slice_test', known)
-        # scripts/build-programs.sh: the ABI test again, as an i386 program.
+        # scripts/build-programs.sh: the ABI and permission tests again, as i386
+        # programs.
         if 'latency_nice_test' in known:
             known.add('latency_nice_test_32')
+        if 'latency_nice_privilege_test' in known:
+            known.add('latency_nice_privilege_test_32')
         for s in scenario.scenarios('check'):
             for _, cmd in s.programs:
                 for prog in re.findall(r'/tests/([\w.-]+)', cmd):
