@@ -7,8 +7,8 @@ from .common import Boot, Figure, Run
 
 
 SLICE_MODES = dict(
-    quick=dict(loops=1000, reps=3),
-    full=dict(loops=5000, reps=5),
+    quick=dict(loops=1000, light_loops=200, reps=3),
+    full=dict(loops=5000, light_loops=1000, reps=5),
 )
 # One CPU: under -icount QEMU runs the vCPUs one after another, and a CPU
 # that idles without a tick may miss its timers while another spins.
@@ -22,6 +22,10 @@ SLICE_RUNTIME = 100000
 # cyclictest's arguments: one thread on CPU 0, 1 ms period.
 CYCLIC_OTHER = ['--policy', 'other', '-t', '1', '-a', '0', '-i', '1000', '-m']
 CYCLIC_FIFO = ['--policy', 'fifo', '-p', '95', '-t', '1', '-a', '0', '-i', '1000', '-m']
+# The light sleeper of the floor's rows: cyclictest's period in us (100 Hz),
+# so that it uses less than half its fair share of the CPU under each load.
+LIGHT_INTERVAL = 10000
+LIGHT_ROWS = (('light-slack1', -20), ('light-fifo', None))
 SLICE_KEYS = ('avg_us', 'p50_us', 'p99_us', 'p999_us', 'max_us')
 # Rows whose cyclictest sleeps with 1 ns of timer slack (lnbench -s) rather
 # than SCHED_OTHER's 50 us: the scheduler's part alone, as a FIFO thread
@@ -61,15 +65,19 @@ def plan_slice(p):
     baseline has no latency nice, so only its default, sched_runtime, FIFO
     and idle rows.  Then the sweep (SWEEP_LOADS) and the bystanders on the
     patched kernel, and the LEAN_ROWS on the kernel without the Debian
-    system options."""
+    system options; last, the floor's rows (LIGHT_ROWS) with a cyclictest
+    of 100 Hz under each load of the sweep."""
     def cyc(kind, value, rep, load='hackbench', features=()):
         cmd = ['cyclictest'] + SLICE_LOADS[load]
         if kind == 'runtime':
             cmd += ['-r', SLICE_RUNTIME]
-        if kind == 'slack1':
+        if kind in ('slack1', 'light-slack1'):
             cmd += ['-s', 1]
-        cmd += ['--'] + (CYCLIC_FIFO if kind == 'fifo' else CYCLIC_OTHER)
-        cmd += ['-l', p['loops']]
+        args = CYCLIC_FIFO if kind in ('fifo', 'light-fifo') else CYCLIC_OTHER
+        light = kind.startswith('light-')
+        if light:
+            args = [str(LIGHT_INTERVAL) if a == '1000' else a for a in args]
+        cmd += ['--'] + args + ['-l', p['light_loops' if light else 'loops']]
         return Run('6', 'cyclictest', value, features, cmd, row=kind, load=load, rep=rep)
     reps = range(1, p['reps'] + 1)
     boots = []
@@ -100,6 +108,9 @@ def plan_slice(p):
     boots.append(Boot('bench-slice-sweep', 'patched', SLICE_TOPO, 'icount', False, sweep))
     boots.append(Boot('bench-slice-lean', 'lean', SLICE_TOPO, 'icount', False,
                       [cyc(row, v, rep) for rep in reps for row, v in LEAN_ROWS]))
+    boots.append(Boot('bench-slice-light', 'patched', SLICE_TOPO, 'icount', False,
+                      [cyc(row, v, rep, load=load) for rep in reps for load in SWEEP_LOADS
+                       for row, v in LIGHT_ROWS]))
     return boots
 
 
@@ -137,6 +148,10 @@ def slice_label(row, value):
         return 'latency nice %s, NO_LATENCY_PREEMPT' % vname(value)
     if row == 'slack1':
         return 'latency nice %s, 1 ns timer slack' % vname(value)
+    if row == 'light-fifo':
+        return 'SCHED_FIFO 95, 100 Hz'
+    if row == 'light-slack1':
+        return 'latency nice %s, 1 ns timer slack, 100 Hz' % vname(value)
     return 'latency nice %s' % vname(value)
 
 
@@ -151,8 +166,8 @@ def slice_cells(records, kernel, row, v, load, zero_kernel='patched'):
     st = slice_stats(records, kernel, row, v, load)
     if not st:
         return None
-    zero = slice_stats(records, zero_kernel, 'slack1' if row == 'slack1' else 'other',
-                       None, load)
+    zero = {} if row.startswith('light-') else \
+        slice_stats(records, zero_kernel, 'slack1' if row == 'slack1' else 'other', None, load)
 
     def m(k):
         return st[k][0] if k in st else None
@@ -190,14 +205,17 @@ def figure6(records, p):
             for load, row, v, cells in
             ((load, row, v, slice_cells(records, 'patched', row, v, load))
              for load in SWEEP_LOADS + BYSTANDER_LOADS
-             for row, v in (SWEEP_ROWS if load in SWEEP_LOADS else (('other', None),)))
+             for row, v in (SWEEP_ROWS + LIGHT_ROWS if load in SWEEP_LOADS
+                            else (('other', None),)))
             if cells]
     if rows:
         md.append('\n### The load swept\n\nThe patched kernel, the same cyclictest beside '
                   'each load (hackbench with 1, 2 and 4 groups, 8 and 32 processes that '
                   'spin), all at latency nice 0 unless the load says otherwise; the last '
                   'two loads are the bystander rows (cyclictest at 0 beside four hogs at '
-                  '0 and at 19).  "x vs 0" divides 0 on the same load by the row.\n')
+                  '0 and at 19).  The rows at 100 Hz run `cyclictest -i %d -l %d`: a '
+                  'sleeper light enough for the floor\'s claim to apply.  "x vs 0" '
+                  'divides 0 on the same load by the row.\n' % (LIGHT_INTERVAL, p['light_loops']))
         md.append(table(['load', 'row'] + SLICE_HEAD, rows))
     rows = [[KERNEL_LABELS[kernel], slice_label(row, v)] + cells
             for row, v, kernel, cells in
@@ -281,6 +299,20 @@ def cover_sweep(records):
                            '%s (%s)' % (fmt(p99[2], 0), fmt(top[0], 0)),
                            '%s (%s)' % (fmt(p99[3], 0), fmt(top[1], 0)),
                            fmt(cpu, 1), fmt(runnable, 1)))
+    light = []
+    for load in SWEEP_LOADS:
+        cells = [med('patched', row, v, load, k) for row, v in LIGHT_ROWS
+                 for k in ('p99_us', 'max_us')]
+        cpu, runnable = (med('patched', 'light-slack1', -20, load, k)
+                         for k in ('cpu_pct', 'runnable'))
+        if None in cells + [cpu, runnable]:
+            break
+        pairs = ['%s (%s)' % (fmt(x, 0), fmt(y, 0)) for x, y in (cells[:2], cells[2:])]
+        light.append(form % (LOAD_LABELS[load], '', '', pairs[0], pairs[1], fmt(cpu, 1),
+                             fmt(runnable, 1)))
+    else:
+        out += ['', form % ('the same at 100 Hz', '', '', '-20, 1 ns', 'FIFO', 'cpu %',
+                            'runnable')] + light
     h0, h19 = (med('patched', 'other', None, load, 'p99_us') for load in BYSTANDER_LOADS)
     if None not in (h0, h19):
         out += ['', 'p99 of 0 beside four hogs at 0: %s us, at 19: %s us' % (fmt(h0, 0),
@@ -355,6 +387,7 @@ def claims_slice(records):
                                           fmt(z_p99 / m_p99, 1) if z_p99 and m_p99 else '-')))
     for load in SWEEP_LOADS:
         out.append(floor_line(records, load, line))
+        out.append(floor_line(records, load, line, light=True))
     hb = [(v, med('patched', 'other', v, 'hackbench_s')) for v in SLICE_VALUES]
     ok = None if bh is None or None in [x for _, x in hb] else \
         all(abs(x - bh) <= 0.02 * bh for _, x in hb)
@@ -380,22 +413,25 @@ def claims_slice(records):
     return '\n'.join(out) + '\n'
 
 
-def floor_line(records, load, line):
+def floor_line(records, load, line, light=False):
     """The floor on @load: -20 with 1 ns of timer slack within 2x of
     SCHED_FIFO's p99 and 4x of its max, where -20 used less than half its
     fair share of the CPU (100 / runnable percent); elsewhere the claim
-    does not apply, and the line says so."""
+    does not apply, and the line says so.  With @light, of the 100 Hz
+    sleeper's rows (LIGHT_ROWS) rather than the 1 kHz ones."""
     def med(row, v, k):
         return slice_stats(records, 'patched', row, v, load).get(k, (None,))[0]
-    s99, smax = med('slack1', -20, 'p99_us'), med('slack1', -20, 'max_us')
-    f99, fmax = med('fifo', None, 'p99_us'), med('fifo', None, 'max_us')
-    cpu, runnable = med('slack1', -20, 'cpu_pct'), med('slack1', -20, 'runnable')
+    slack, fifo = ('light-slack1', 'light-fifo') if light else ('slack1', 'fifo')
+    s99, smax = med(slack, -20, 'p99_us'), med(slack, -20, 'max_us')
+    f99, fmax = med(fifo, None, 'p99_us'), med(fifo, None, 'max_us')
+    cpu, runnable = med(slack, -20, 'cpu_pct'), med(slack, -20, 'runnable')
     share = 100 / runnable if runnable else None
     detail = 'p99 %s against %s us, max %s against %s us; cpu %s%%, fair share %s%% of ' \
         '%s runnable' % (fmt(s99, 0), fmt(f99, 0), fmt(smax, 0), fmt(fmax, 0), fmt(cpu, 1),
                          fmt(share, 1), fmt(runnable, 1))
-    text = 'floor under %s: -20 with 1 ns of timer slack within 2x of SCHED_FIFO\'s p99 ' \
-        'and 4x of its max' % LOAD_LABELS[load]
+    text = 'floor under %s, %s sleeper: -20 with 1 ns of timer slack within 2x of ' \
+        'SCHED_FIFO\'s p99 and 4x of its max' % (LOAD_LABELS[load],
+                                                  '100 Hz' if light else '1 kHz')
     if None in (s99, smax, f99, fmax, cpu, share):
         return line(text, None, detail)
     within = s99 <= 2 * f99 and smax <= 4 * fmax

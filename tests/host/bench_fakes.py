@@ -27,7 +27,7 @@ def fake_data(boot, run):
         base = {None: 1000, -5: 800, -10: 500, -15: 300, -20: 100, 19: 1200}[run.value]
         if run.meta['row'] == 'nopreempt':
             base = 1000
-        elif run.meta['row'] == 'slack1':
+        elif run.meta['row'] in ('slack1', 'light-slack1'):
             base = 60 if run.value == -20 else 900
         elif run.meta['row'] != 'other':
             base = 100 if run.meta['row'] == 'runtime' else 50

@@ -97,7 +97,8 @@ class TestFigures(unittest.TestCase):
         boots = figures.tail.plan_slice(figures.tail.SLICE_MODES['quick'])
         self.assertEqual([(b.kernel, b.topo, b.mode) for b in boots],
                          [('baseline', '1x1x1', 'icount'), ('patched', '1x1x1', 'icount'),
-                          ('patched', '1x1x1', 'icount'), ('lean', '1x1x1', 'icount')])
+                          ('patched', '1x1x1', 'icount'), ('lean', '1x1x1', 'icount'),
+                          ('patched', '1x1x1', 'icount')])
         # The sweep: each load but hackbench -g 1 (in the patched boot) with
         # its rows, then the bystanders; the loads' arguments.
         self.assertEqual(len(boots[2].runs), 3 * (4 * len(figures.tail.SWEEP_ROWS) + 2))
@@ -107,6 +108,15 @@ class TestFigures(unittest.TestCase):
         self.assertIn(['-B', 4, '-V', 19, '--'], [r.cmd[1:6] for r in boots[2].runs])
         self.assertIn(['-H', '-g 4 -l 100', '--'], [r.cmd[1:4] for r in boots[2].runs])
         self.assertEqual(len(boots[3].runs), 3 * len(figures.tail.LEAN_ROWS))
+        # The floor's rows: the 100 Hz sleeper under every load of the sweep.
+        light = boots[4].runs
+        self.assertEqual(len(light), 3 * 5 * len(figures.tail.LIGHT_ROWS))
+        self.assertEqual({r.meta['load'] for r in light}, set(figures.tail.SWEEP_LOADS))
+        self.assertIn(['-s', 1, '--', '--policy', 'other', '-t', '1', '-a', '0', '-i', '10000',
+                       '-m', '-l', 200], [r.cmd[3:] for r in light])
+        self.assertIn(['--', '--policy', 'fifo', '-p', '95', '-t', '1', '-a', '0', '-i', '10000',
+                       '-m', '-l', 200], [r.cmd[3:] for r in light])
+        self.assertEqual({r.value for r in light if r.meta['row'] == 'light-slack1'}, {-20})
         # The baseline has no latency nice: no value is set there.
         self.assertEqual({r.value for r in boots[0].runs}, {None})
         self.assertEqual(len(boots[1].runs), 3 * (len(figures.tail.SLICE_VALUES) + 2 + 2 + 1 + 2))
@@ -145,30 +155,34 @@ class TestFigures(unittest.TestCase):
         self.assertIn('under load: FAILS', figures.tail.claims_slice(flat))
         self.assertIn('LATENCY_PREEMPT: -20\'s p99 at least 5x lower with it than without: '
                       'holds (200 against 2000 us)', text)
-        self.assertEqual(figures.tail.claims_slice([]).count('NOT CHECKED'), 16)
+        self.assertEqual(figures.tail.claims_slice([]).count('NOT CHECKED'), 21)
         # The fake -20 is 10x below 0, not 20x; its 1 ns slack row has a
         # p99 of 120 against FIFO's 100 and a max of 240 against 200.
         self.assertIn("gain: -20's p99 at least 20x lower than 0's under load: FAILS "
                       "(2000 -> 200 us, 10.0x)", text)
-        self.assertIn("floor under hackbench -g 1: -20 with 1 ns of timer slack within 2x of "
-                      "SCHED_FIFO's p99 and 4x of its max: holds (p99 120 against 100 us, max "
-                      "240 against 200 us; cpu 2.0%, fair share 33.3% of 3.0 runnable)", text)
-        light = recs
-        self.assertEqual(text.count('floor under '), 5)
-        self.assertIn('floor under 32 CPU hogs: -20 with', text)
+        floor = " -20 with 1 ns of timer slack within 2x of SCHED_FIFO's p99 and 4x of its max: "
+        self.assertIn("floor under hackbench -g 1, 1 kHz sleeper:" + floor + "holds (p99 120 "
+                      "against 100 us, max 240 against 200 us; cpu 2.0%, fair share 33.3% of "
+                      "3.0 runnable)", text)
+        # The 100 Hz sleeper's rows are claims of their own.
+        self.assertEqual(text.count('floor under '), 10)
+        self.assertIn('floor under 32 CPU hogs, 100 Hz sleeper:' + floor + 'holds', text)
         # Where -20 used half its fair share or more, the floor does not apply.
-        busy = [dict(r, cpu_pct=20.0) if r.get('load') == 'hogs8' else r for r in light]
-        self.assertIn("floor under 8 CPU hogs: -20 with 1 ns of timer slack within 2x of "
-                      "SCHED_FIFO's p99 and 4x of its max: does not apply, -20 used half its "
-                      "fair share or more", figures.tail.claims_slice(busy))
-        slow = [dict(r, p99_us=500) if r.get('load') == 'hogs32' and r.get('row') == 'slack1'
-                and r['value'] == -20 else r for r in light]
-        self.assertIn('floor under 32 CPU hogs: -20 with 1 ns of timer slack within 2x of '
-                      'SCHED_FIFO\'s p99 and 4x of its max: FAILS', figures.tail.claims_slice(slow))
-        self.assertIn('floor under 32 CPU hogs: -20 with 1 ns of timer slack within 2x of '
-                      'SCHED_FIFO\'s p99 and 4x of its max: does not apply, -20 used half its '
-                      'fair share or more; the rows are not', figures.tail.claims_slice(
-                          [dict(r, cpu_pct=20.0) for r in slow]))
+        busy = [dict(r, cpu_pct=20.0) if r.get('load') == 'hogs8' else r for r in recs]
+        self.assertIn("floor under 8 CPU hogs, 1 kHz sleeper:" + floor + "does not apply, -20 "
+                      "used half its fair share or more", figures.tail.claims_slice(busy))
+        for row, hz in (('slack1', '1 kHz'), ('light-slack1', '100 Hz')):
+            slow = [dict(r, p99_us=500) if r.get('load') == 'hogs32' and r.get('row') == row
+                    and r['value'] == -20 else r for r in recs]
+            text_slow = figures.tail.claims_slice(slow)
+            self.assertIn('floor under 32 CPU hogs, %s sleeper:%sFAILS' % (hz, floor), text_slow)
+            self.assertEqual(text_slow.count('FAILS'), text.count('FAILS') + 1)
+            self.assertIn('floor under 32 CPU hogs, %s sleeper:%sdoes not apply, -20 used half '
+                          'its fair share or more; the rows are not' % (hz, floor),
+                          figures.tail.claims_slice([dict(r, cpu_pct=20.0) for r in slow]))
+        # Without the 100 Hz rows, their claims are not checked.
+        heavy = [r for r in recs if not r.get('row', '').startswith('light-')]
+        self.assertEqual(figures.tail.claims_slice(heavy).count('NOT CHECKED'), 5)
         # The bystanders: every value's hackbench, and 0 beside hogs at 19.
         self.assertIn('within 2% of the baseline at every value: holds', text)
         hb = [dict(r, hackbench_s=0.52) if r['value'] == 19 else r for r in recs]
