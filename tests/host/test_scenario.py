@@ -197,14 +197,14 @@ class TestProjectScenarios(unittest.TestCase):
         self.assertEqual((check['pack-icount'].icount, check['pack-icount'].topology),
                          (True, '2x4x2'))
         self.assertIn('LATENCY_NICE_PACK_REQUIRE_SMALL=1',
-                      dict(check['pack-icount'].programs)['latency_nice_pack_test'])
+                      dict(check['pack-icount'].programs)['latency_nice_pack_mix_test'])
         # Autogroup in one boot of its own, off (the setting) elsewhere.
         self.assertEqual([n for n, s in check.items() if s.autogroup is not None],
                          ['autogroup'])
         # The placement test also runs with siblings numbered apart.
         self.assertEqual([n for n, s in check.items() if s.numbering], ['apart'])
-        placement = ['latency_nice_%s_test' % f
-                     for f in ('search', 'light_load', 'good_enough', 'protect', 'pack')]
+        placement = ['latency_nice_%s_test' % f for f in ('search', 'light_load', 'good_enough',
+                                                          'protect', 'pack', 'pack_mix')]
         for name in ('main', 'apart', 'llc16'):
             self.assertEqual([p for p, _ in check[name].programs if p in placement], placement,
                              name)
@@ -216,10 +216,10 @@ class TestProjectScenarios(unittest.TestCase):
             cmd = dict(s.programs).get('latency_nice_good_enough_test')
             if cmd:
                 self.assertIn('LATENCY_NICE_REQUIRE_CORE=1', cmd, s.name)
-        # The slice face's four tests run in repeatable time.
+        # The slice face's five tests run in repeatable time.
         self.assertEqual([p for p, _ in check['slice'].programs],
                          ['latency_nice_%s_test' % f
-                          for f in ('slice', 'tail', 'share', 'departure')])
+                          for f in ('slice', 'round_trip', 'tail', 'share', 'departure')])
         self.assertTrue(check['autogroup'].autogroup)
         progs = {p for s in check.values() for p, _ in s.programs}
         self.assertTrue({'topology', 'latency_nice_test', 'latnice-tool',
