@@ -6,8 +6,10 @@ kernels the boots measure, all from configs/latnice.config plus
 configs/bench.config (the test config without lockdep): the patched tree
 into BENCH_OBJ, the baseline (a git worktree of the base commit at
 BASE_SRC) into BASE_OBJ, the patched tree without the Debian system
-options (configs/nosystem.config last) into LEAN_OBJ when a boot needs it,
-and lnbench ($BUILD/bench/lnbench).
+options (configs/nosystem.config last) into LEAN_OBJ and the baseline
+with mainline's later buddy fix (bench/kernels/78cde54ea5f0.patch, a
+worktree at FIX_SRC) into FIX_OBJ when a boot needs them, and lnbench
+($BUILD/bench/lnbench).
 boot() runs one boot through scripts/boot.sh into the folder it is given;
 boot.sh (harness/qemu.py) leaves its verdict.json there, which the report
 reads.  Every path and version comes from scripts/settings.
@@ -19,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from hashlib import sha256
 
 from harness import TOP, settings
 
@@ -44,11 +47,15 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
 
-# Each kernel a boot names: (its tree, 'src' or 'base'; its build folder's
-# setting; the fragments after latnice.config and bench.config).
+# Each kernel a boot names: (its tree, 'src', 'base' or 'fix'; its build
+# folder's setting; the fragments after latnice.config and bench.config).
 KERNELS = {'patched': ('src', 'BENCH_OBJ', ()),
            'baseline': ('base', 'BASE_OBJ', ()),
-           'lean': ('src', 'LEAN_OBJ', ('nosystem.config',))}
+           'lean': ('src', 'LEAN_OBJ', ('nosystem.config',)),
+           'mainline-fix': ('fix', 'FIX_OBJ', ())}
+# The change the 'fix' tree makes to the base: mainline's 78cde54ea5f0
+# ("sched/eevdf: Clear buddies for preempt_short"), adapted to 6.12.
+FIX_PATCH = os.path.join(TOP, 'bench', 'kernels', '78cde54ea5f0.patch')
 
 
 def kernel_of(kernel, s):
@@ -94,14 +101,37 @@ def build(s, kernels=('patched', 'baseline')):
         log('==> baseline tree: a git worktree of the pristine base at %s' % base_tree)
         sh(['git', '-C', src, 'worktree', 'prune'])
         sh(['git', '-C', src, 'worktree', 'add', '-q', '--detach', base_tree, 'base'])
+    trees = {'src': src, 'base': base_tree}
+    if 'mainline-fix' in kernels:
+        trees['fix'] = fix_tree(s, want)
     build_kernel = os.path.join(TOP, 'scripts', 'build-kernel.sh')
     for k in KERNELS:
         if k in kernels:
             tree, obj, more = KERNELS[k]
             frags = [os.path.join(TOP, 'configs', f)
                      for f in ('latnice.config', 'bench.config') + more]
-            sh([build_kernel, src if tree == 'src' else base_tree, s[obj]] + frags)
+            sh([build_kernel, trees[tree], s[obj]] + frags)
     return build_lnbench(s)
+
+
+def fix_tree(s, base):
+    """FIX_SRC: a worktree of the base commit @base with FIX_PATCH applied
+    and committed, made again when either changed; its path."""
+    tree, src = s['FIX_SRC'], s['SRC']
+    with open(FIX_PATCH, 'rb') as f:
+        stamp = 'fix of %s: %s' % (base, sha256(f.read()).hexdigest()[:12])
+    have = subprocess.run(['git', '-C', tree, 'log', '-1', '--format=%s'], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    if os.path.isdir(tree) and have == stamp:
+        return tree
+    log('==> mainline-fix tree: the base with %s at %s' % (os.path.relpath(FIX_PATCH, TOP), tree))
+    sh(['rm', '-rf', tree])
+    sh(['git', '-C', src, 'worktree', 'prune'])
+    sh(['git', '-C', src, 'worktree', 'add', '-q', '--detach', tree, base])
+    sh(['git', '-C', tree, 'apply', FIX_PATCH])
+    sh(['git', '-C', tree, '-c', 'user.name=make bench', '-c', 'user.email=bench@localhost',
+        'commit', '-q', '-a', '-m', stamp])
+    return tree
 
 
 # latency nice's switches, named as sched features are in the figures:

@@ -59,6 +59,23 @@ BYSTANDER_LOADS = ('hogs4', 'hogs4-at-19')
 LEAN_ROWS = (('other', None), ('other', -20), ('slack1', -20), ('fifo', None))
 
 
+def cyclictest_run(p, kind, value, rep, load='hackbench', features=(), figure='6'):
+    """A run of figure @figure: cyclictest as row @kind (other, slack1,
+    runtime, fifo, or light-* at 100 Hz) at latency nice @value beside
+    @load (a key of SLICE_LOADS), repetition @rep, with @p's loops."""
+    cmd = ['cyclictest'] + SLICE_LOADS[load]
+    if kind == 'runtime':
+        cmd += ['-r', SLICE_RUNTIME]
+    if kind in ('slack1', 'light-slack1'):
+        cmd += ['-s', 1]
+    args = CYCLIC_FIFO if kind in ('fifo', 'light-fifo') else CYCLIC_OTHER
+    light = kind.startswith('light-')
+    if light:
+        args = [str(LIGHT_INTERVAL) if a == '1000' else a for a in args]
+    cmd += ['--'] + args + ['-l', p['light_loops' if light else 'loops']]
+    return Run(figure, 'cyclictest', value, features, cmd, row=kind, load=load, rep=rep)
+
+
 def plan_slice(p):
     """cyclictest at each value under hackbench, mainline's sched_runtime and
     SCHED_FIFO under the same load, and cyclictest on an idle CPU; the
@@ -68,17 +85,7 @@ def plan_slice(p):
     system options; last, the floor's rows (LIGHT_ROWS) with a cyclictest
     of 100 Hz under each load of the sweep."""
     def cyc(kind, value, rep, load='hackbench', features=()):
-        cmd = ['cyclictest'] + SLICE_LOADS[load]
-        if kind == 'runtime':
-            cmd += ['-r', SLICE_RUNTIME]
-        if kind in ('slack1', 'light-slack1'):
-            cmd += ['-s', 1]
-        args = CYCLIC_FIFO if kind in ('fifo', 'light-fifo') else CYCLIC_OTHER
-        light = kind.startswith('light-')
-        if light:
-            args = [str(LIGHT_INTERVAL) if a == '1000' else a for a in args]
-        cmd += ['--'] + args + ['-l', p['light_loops' if light else 'loops']]
-        return Run('6', 'cyclictest', value, features, cmd, row=kind, load=load, rep=rep)
+        return cyclictest_run(p, kind, value, rep, load, features)
     reps = range(1, p['reps'] + 1)
     boots = []
     for kernel in ('baseline', 'patched'):
@@ -115,9 +122,10 @@ def plan_slice(p):
     return boots
 
 
-def slice_stats(records, kernel, row, value, load='hackbench'):
-    """{key: (median, spread %, n)} of a figure 6 row over its repetitions."""
-    rs = [r for r in records if r['figure'] == '6' and r['kernel'] == kernel
+def slice_stats(records, kernel, row, value, load='hackbench', figure='6'):
+    """{key: (median, spread %, n)} of a figure 6 row (or of another
+    figure's cyclictest rows) over its repetitions."""
+    rs = [r for r in records if r['figure'] == figure and r['kernel'] == kernel
           and r.get('row') == row and r['value'] == value and r.get('load') == load]
     out = {}
     for k in SLICE_KEYS + ('hackbench_s', 'cpu_pct', 'runnable'):
@@ -160,15 +168,17 @@ SLICE_HEAD = ['runs', 'avg', 'p50', 'p99', 'p99.9', 'max', 'p99 spread %', 'cpu 
               'runnable', 'hackbench s', 'avg x vs 0', 'p99 x vs 0']
 
 
-def slice_cells(records, kernel, row, v, load, zero_kernel='patched'):
-    """A figure 6 row's cells under SLICE_HEAD, or None without runs.  The
-    ratios divide @zero_kernel's value 0 on the same load (with 1 ns of
-    timer slack for a row with it) by the row's, under a load only."""
-    st = slice_stats(records, kernel, row, v, load)
+def slice_cells(records, kernel, row, v, load, zero_kernel='patched', figure='6'):
+    """A figure 6 row's cells under SLICE_HEAD (or figure @figure's), or
+    None without runs.  The ratios divide @zero_kernel's value 0 on the
+    same load (with 1 ns of timer slack for a row with it) by the row's,
+    under a load only."""
+    st = slice_stats(records, kernel, row, v, load, figure)
     if not st:
         return None
     zero = {} if row.startswith('light-') else \
-        slice_stats(records, zero_kernel, 'slack1' if row == 'slack1' else 'other', None, load)
+        slice_stats(records, zero_kernel, 'slack1' if row == 'slack1' else 'other', None, load,
+                    figure)
 
     def m(k):
         return st[k][0] if k in st else None

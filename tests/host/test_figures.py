@@ -218,6 +218,44 @@ class TestFigures(unittest.TestCase):
                                           ('hackbench', 'idle') and r['kernel'] != 'lean'])
         self.assertTrue(first.endswith('with 1 ns of timer slack on both\n'), first)
 
+    def test_mainline_fix(self):
+        """Figure 13: three kernels in one run, and claims that can fail."""
+        p = figures.mainline.SLICE_MODES['quick']
+        boots = figures.mainline.plan_mainline(p)
+        self.assertEqual([(b.kernel, b.topo, b.mode, len(b.runs)) for b in boots],
+                         [('baseline', '1x1x1', 'icount', 15),
+                          ('mainline-fix', '1x1x1', 'icount', 15),
+                          ('patched', '1x1x1', 'icount', 5)])
+        self.assertIn(['-r', figures.tail.SLICE_RUNTIME], [r.cmd[3:5] for r in boots[1].runs])
+        self.assertEqual({r.figure for b in boots for r in b.runs}, {'13'})
+        recs = [dict(figure='13', kernel=b.kernel, value=r.value, **r.meta,
+                     **{k: v for k, v in fake_data(b, r).items() if k != 'mode'})
+                for b in boots for r in b.runs]
+        # The fake sched_runtime row is at 200 us against FIFO's 100 on both
+        # kernels: the fix closes no gap, and -20 (200) is no worse.
+        text = figures.mainline.claims_mainline(recs)
+        self.assertIn('within 2x of SCHED_FIFO\'s p99 on the fixed baseline: holds (p99 200 '
+                      'against 100 us)', text)
+        self.assertIn('by 2x or more: FAILS (200 -> 200 us)', text)
+        self.assertIn('at p99 (10% + 5 us of noise): holds (200 against 200 us', text)
+        fixed = [dict(r, p99_us=80) if r['kernel'] == 'mainline-fix' and r['row'] == 'runtime'
+                 else r for r in recs]
+        text = figures.mainline.claims_mainline(fixed)
+        self.assertIn('by 2x or more: holds (200 -> 80 us)', text)
+        self.assertIn('at p99 (10% + 5 us of noise): FAILS (200 against 80 us', text)
+        far = [dict(r, p99_us=500) if r['kernel'] == 'mainline-fix' and r['row'] == 'runtime'
+               else r for r in recs]
+        self.assertIn('on the fixed baseline: FAILS', figures.mainline.claims_mainline(far))
+        self.assertEqual(figures.mainline.claims_mainline([]).count('NOT CHECKED'), 3)
+        table = figures.mainline.figure13(recs, p)
+        self.assertIn('| baseline + 78cde54ea5f0 | sched_runtime 100 us | 5 | 100 | 50 | 200 |',
+                      table)
+        self.assertIn('| patched | latency nice -20 | 5 | 100 | 50 | 200 | 300 | 400 |', table)
+        cover = figures.mainline.cover_mainline(recs)
+        self.assertIn('baseline + 78cde54ea5f0, sched_runtime 0.1 ms     200    400', cover)
+        self.assertIsNone(figures.mainline.cover_mainline(
+            [r for r in recs if r['kernel'] != 'patched']))
+
     def test_positive_values_place_as_zero(self):
         """Figure 7: the baseline first, the patched kernel with no value
         before any value sets the key; a value that places differently fails."""
