@@ -14,7 +14,7 @@ import os
 import shlex
 import subprocess
 
-from harness import TOP, verdict
+from harness import verdict
 
 
 def log(msg):

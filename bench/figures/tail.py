@@ -7,8 +7,8 @@ from .common import Boot, Figure, Run
 
 
 SLICE_MODES = dict(
-    quick=dict(loops=1000, light_loops=200, reps=3, value_reps=5),
-    full=dict(loops=5000, light_loops=1000, reps=5, value_reps=5),
+    quick=dict(loops=1000, reps=3, value_reps=5),
+    full=dict(loops=5000, reps=5, value_reps=5),
 )
 # One CPU: under -icount QEMU runs the vCPUs one after another, and a CPU
 # that idles without a tick may miss its timers while another spins.
@@ -22,10 +22,9 @@ SLICE_RUNTIME = 100000
 # cyclictest's arguments: one thread on CPU 0, 1 ms period.
 CYCLIC_OTHER = ['--policy', 'other', '-t', '1', '-a', '0', '-i', '1000', '-m']
 CYCLIC_FIFO = ['--policy', 'fifo', '-p', '95', '-t', '1', '-a', '0', '-i', '1000', '-m']
-# The light sleeper of the floor's rows: cyclictest's period in us (100 Hz),
-# so that it uses less than half its fair share of the CPU under each load.
+# The light sleeper of figure 14's rows ("light-*"): cyclictest's period in
+# us (100 Hz).
 LIGHT_INTERVAL = 10000
-LIGHT_ROWS = (('light-slack1', -20), ('light-fifo', None))
 SLICE_KEYS = ('avg_us', 'p50_us', 'p99_us', 'p999_us', 'max_us')
 # Rows whose cyclictest sleeps with 1 ns of timer slack (lnbench -s) rather
 # than SCHED_OTHER's 50 us: the scheduler's part alone, as a FIFO thread
@@ -82,8 +81,7 @@ def plan_slice(p):
     baseline has no latency nice, so only its default, sched_runtime, FIFO
     and idle rows.  Then the sweep (SWEEP_LOADS) and the bystanders on the
     patched kernel, and the LEAN_ROWS on the kernel without the Debian
-    system options; last, the floor's rows (LIGHT_ROWS) with a cyclictest
-    of 100 Hz under each load of the sweep."""
+    system options."""
     def cyc(kind, value, rep, load='hackbench', features=()):
         return cyclictest_run(p, kind, value, rep, load, features)
     reps = range(1, p['reps'] + 1)
@@ -116,9 +114,6 @@ def plan_slice(p):
     boots.append(Boot('bench-slice-sweep', 'patched', SLICE_TOPO, 'icount', False, sweep))
     boots.append(Boot('bench-slice-lean', 'lean', SLICE_TOPO, 'icount', False,
                       [cyc(row, v, rep) for rep in reps for row, v in LEAN_ROWS]))
-    boots.append(Boot('bench-slice-light', 'patched', SLICE_TOPO, 'icount', False,
-                      [cyc(row, v, rep, load=load) for rep in reps for load in SWEEP_LOADS
-                       for row, v in LIGHT_ROWS]))
     return boots
 
 
@@ -128,7 +123,8 @@ def slice_stats(records, kernel, row, value, load='hackbench', figure='6'):
     rs = [r for r in records if r['figure'] == figure and r['kernel'] == kernel
           and r.get('row') == row and r['value'] == value and r.get('load') == load]
     out = {}
-    for k in SLICE_KEYS + ('hackbench_s', 'cpu_pct', 'runnable'):
+    for k in SLICE_KEYS + ('hackbench_s', 'cpu_pct', 'runnable', 'thread_cpu_pct',
+                           'thread_runnable'):
         xs = [num(r, k) for r in rs]
         xs = [x for x in xs if x is not None and x >= 0]
         if xs:
@@ -200,7 +196,9 @@ def figure6(records, p):
           'the row says FIFO) while `hackbench %s` runs again and again at latency nice 0; '
           'topology %s (one CPU, see below).  Latencies in us (p50, p99 and p99.9 from '
           'cyclictest\'s histogram); hackbench: median seconds per run of the load beside '
-          'it; cpu %%: the CPU cyclictest used, percent of its run; runnable: the average '
+          'it; cpu %%: the CPU cyclictest used, percent of its run, its start-up and its '
+          'histogram\'s output included (figure 14 counts the measuring thread alone); '
+          'runnable: the average '
           'number of tasks running or waiting on the CPU meanwhile (/proc/schedstat).  '
           'Median of %d runs per row (%d in the tables of the sweep and without the '
           'system options), spread = (max - min) / median.  "x vs 0": the '
@@ -218,17 +216,15 @@ def figure6(records, p):
             for load, row, v, cells in
             ((load, row, v, slice_cells(records, 'patched', row, v, load))
              for load in SWEEP_LOADS + BYSTANDER_LOADS
-             for row, v in (SWEEP_ROWS + LIGHT_ROWS if load in SWEEP_LOADS
-                            else (('other', None),)))
+             for row, v in (SWEEP_ROWS if load in SWEEP_LOADS else (('other', None),)))
             if cells]
     if rows:
         md.append('\n### The load swept\n\nThe patched kernel, the same cyclictest beside '
                   'each load (hackbench with 1, 2 and 4 groups, 8 and 32 processes that '
                   'spin), all at latency nice 0 unless the load says otherwise; the last '
                   'two loads are the bystander rows (cyclictest at 0 beside four hogs at '
-                  '0 and at 19).  The rows at 100 Hz run `cyclictest -i %d -l %d`: a '
-                  'sleeper light enough for the floor\'s claim to apply.  "x vs 0" '
-                  'divides 0 on the same load by the row.\n' % (LIGHT_INTERVAL, p['light_loops']))
+                  '0 and at 19).  Figure 14 checks the floor on the same loads.  "x vs 0" '
+                  'divides 0 on the same load by the row.\n')
         md.append(table(['load', 'row'] + SLICE_HEAD, rows))
     rows = [[KERNEL_LABELS[kernel], slice_label(row, v)] + cells
             for row, v, kernel, cells in
@@ -312,20 +308,6 @@ def cover_sweep(records):
                            '%s (%s)' % (fmt(p99[2], 0), fmt(top[0], 0)),
                            '%s (%s)' % (fmt(p99[3], 0), fmt(top[1], 0)),
                            fmt(cpu, 1), fmt(runnable, 1)))
-    light = []
-    for load in SWEEP_LOADS:
-        cells = [med('patched', row, v, load, k) for row, v in LIGHT_ROWS
-                 for k in ('p99_us', 'max_us')]
-        cpu, runnable = (med('patched', 'light-slack1', -20, load, k)
-                         for k in ('cpu_pct', 'runnable'))
-        if None in cells + [cpu, runnable]:
-            break
-        pairs = ['%s (%s)' % (fmt(x, 0), fmt(y, 0)) for x, y in (cells[:2], cells[2:])]
-        light.append(form % (LOAD_LABELS[load], '', '', pairs[0], pairs[1], fmt(cpu, 1),
-                             fmt(runnable, 1)))
-    else:
-        out += ['', form % ('the same at 100 Hz', '', '', '-20, 1 ns', 'FIFO', 'cpu %',
-                            'runnable')] + light
     h0, h19 = (med('patched', 'other', None, load, 'p99_us') for load in BYSTANDER_LOADS)
     if None not in (h0, h19):
         out += ['', 'p99 of 0 beside four hogs at 0: %s us, at 19: %s us' % (fmt(h0, 0),
@@ -398,9 +380,6 @@ def claims_slice(records):
     out.append(line('gain: -20\'s p99 at least 20x lower than 0\'s under load', ok,
                     '%s -> %s us, %sx' % (fmt(z_p99, 0), fmt(m_p99, 0),
                                           fmt(z_p99 / m_p99, 1) if z_p99 and m_p99 else '-')))
-    for load in SWEEP_LOADS:
-        out.append(floor_line(records, load, line))
-        out.append(floor_line(records, load, line, light=True))
     hb = [(v, med('patched', 'other', v, 'hackbench_s')) for v in SLICE_VALUES]
     ok = None if bh is None or None in [x for _, x in hb] else \
         all(abs(x - bh) <= 0.02 * bh for _, x in hb)
@@ -424,34 +403,6 @@ def claims_slice(records):
                     else not worse, 'at 0 %s and %s us; above: %s'
                     % (fmt(z999, 0), fmt(zmax, 0), ', '.join(worse or []) or 'none')))
     return '\n'.join(out) + '\n'
-
-
-def floor_line(records, load, line, light=False):
-    """The floor on @load: -20 with 1 ns of timer slack within 2x of
-    SCHED_FIFO's p99 and 4x of its max, where -20 used less than half its
-    fair share of the CPU (100 / runnable percent); elsewhere the claim
-    does not apply, and the line says so.  With @light, of the 100 Hz
-    sleeper's rows (LIGHT_ROWS) rather than the 1 kHz ones."""
-    def med(row, v, k):
-        return slice_stats(records, 'patched', row, v, load).get(k, (None,))[0]
-    slack, fifo = ('light-slack1', 'light-fifo') if light else ('slack1', 'fifo')
-    s99, smax = med(slack, -20, 'p99_us'), med(slack, -20, 'max_us')
-    f99, fmax = med(fifo, None, 'p99_us'), med(fifo, None, 'max_us')
-    cpu, runnable = med(slack, -20, 'cpu_pct'), med(slack, -20, 'runnable')
-    share = 100 / runnable if runnable else None
-    detail = 'p99 %s against %s us, max %s against %s us; cpu %s%%, fair share %s%% of ' \
-        '%s runnable' % (fmt(s99, 0), fmt(f99, 0), fmt(smax, 0), fmt(fmax, 0), fmt(cpu, 1),
-                         fmt(share, 1), fmt(runnable, 1))
-    text = 'floor under %s, %s sleeper: -20 with 1 ns of timer slack within 2x of ' \
-        'SCHED_FIFO\'s p99 and 4x of its max' % (LOAD_LABELS[load],
-                                                  '100 Hz' if light else '1 kHz')
-    if None in (s99, smax, f99, fmax, cpu, share):
-        return line(text, None, detail)
-    within = s99 <= 2 * f99 and smax <= 4 * fmax
-    if cpu >= share / 2:
-        return '- %s: does not apply, -20 used half its fair share or more; the rows %s ' \
-            '(%s).' % (text, 'are within it' if within else 'are not', detail)
-    return line(text, within, detail)
 
 
 FIGURES = (

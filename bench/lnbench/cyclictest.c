@@ -15,13 +15,20 @@
  *	50 us by default, RT ones with none).  Reports cyclictest's
  *	average, p50, p99, p99.9 and maximum latency (us, the percentiles
  *	from its histogram), the CPU it used (cpu_pct, percent of the run's
- *	time), the average number of runnable tasks meanwhile (runnable:
- *	the time tasks ran or waited on a runqueue, from /proc/schedstat,
- *	over the run's time and the CPUs; -1 without it) and the median
+ *	time, its start-up and histogram dump included), the average number
+ *	of runnable tasks meanwhile (runnable: the time tasks ran or waited
+ *	on a runqueue, from /proc/schedstat, over the run's time and the
+ *	CPUs; -1 without it), the same two over the time its measuring
+ *	threads ran, the threads' CPU alone (thread_cpu_pct: their
+ *	sum_exec_runtime from /proc/PID/task/TID/schedstat, from the first
+ *	poll that saw them to the last, every 20 ms; thread_runnable) and
+ *	the median
  *	time (s) of the hackbench runs that finished meanwhile.  Waits for
  *	high-resolution
  *	timers first (CLOCK_MONOTONIC's resolution 1 ns), as after boot.
  */
+#include <dirent.h>
+
 #include "lnbench.h"
 
 #define CYCLICTEST	"/usr/bin/cyclictest"
@@ -130,6 +137,42 @@ static void hogs_loop(int hogs, int lnice)
 }
 
 /*
+ * The CPU time (ns) the threads of @pid other than its main thread have
+ * used so far (sum_exec_runtime, the first field of their schedstat);
+ * *@n: how many there are.
+ */
+static double worker_ns(pid_t pid, int *n)
+{
+	char path[64], line[128];
+	unsigned long long run;
+	struct dirent *d;
+	double sum = 0;
+	DIR *dir;
+	FILE *f;
+
+	*n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.' || atoi(d->d_name) == pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, atoi(d->d_name));
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(line, sizeof(line), f) && sscanf(line, "%llu", &run) == 1) {
+			sum += run;
+			(*n)++;
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return sum;
+}
+
+/*
  * The time (ns) tasks ran and waited on every runqueue so far, from the
  * cpu lines of /proc/schedstat (rq_cpu_time and run_delay; the idle task
  * is in neither); 0 without it.
@@ -161,6 +204,8 @@ int do_cyclictest(int argc, char **argv)
 	uint64_t runtime = 0, over = 0;
 	long slack = -1;
 	double t0, cpu_pct, rq0, runnable = -1;
+	double w0 = -1, w1 = -1, cpu0 = 0, cpu1 = 0, wrq0 = 0, wrq1 = 0;
+	double thread_cpu_pct = -1, thread_runnable = -1;
 	struct rusage ru;
 	pid_t load = -1, pid;
 	FILE *f;
@@ -234,12 +279,38 @@ int do_cyclictest(int argc, char **argv)
 		execv(CYCLICTEST, cargv);
 		_exit(127);
 	}
-	wait4(pid, &status, 0, &ru);
+	/*
+	 * The measuring threads' CPU and the runqueues over the time they
+	 * run: from the first poll that sees them to the last, every 20 ms.
+	 */
+	while (wait4(pid, &status, WNOHANG, &ru) == 0) {
+		double t = now_ns() / 1e9, rq = runqueue_ns(), cpu;
+		int nt;
+
+		cpu = worker_ns(pid, &nt);
+		if (nt > 0) {
+			if (w0 < 0) {
+				w0 = t;
+				cpu0 = cpu;
+				wrq0 = rq;
+			}
+			w1 = t;
+			cpu1 = cpu;
+			wrq1 = rq;
+		}
+		usleep(20000);
+	}
 	cpu_pct = 100 * (ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 			 ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6) / (now_ns() / 1e9 - t0);
 	if (rq0 > 0)
 		runnable = (runqueue_ns() - rq0) / 1e9 / (now_ns() / 1e9 - t0) /
 			   sysconf(_SC_NPROCESSORS_ONLN);
+	if (w1 > w0) {
+		thread_cpu_pct = 100 * (cpu1 - cpu0) / 1e9 / (w1 - w0);
+		if (wrq0 > 0)
+			thread_runnable = (wrq1 - wrq0) / 1e9 / (w1 - w0) /
+					  sysconf(_SC_NPROCESSORS_ONLN);
+	}
 	if (load > 0) {
 		kill(-load, SIGKILL);
 		waitpid(load, NULL, 0);
@@ -285,8 +356,9 @@ int do_cyclictest(int argc, char **argv)
 	p99 = p99 < 0 ? maxl : p99;
 	p999 = p999 < 0 ? maxl : p999;
 	qsort(hbt, nhb, sizeof(hbt[0]), cmp_u64);
-	printf("BENCH mode=cyclictest samples=%.0f avg_us=%.0f p50_us=%.0f p99_us=%.0f p999_us=%.0f max_us=%.0f overflows=%llu cpu_pct=%.2f runnable=%.2f hackbench_runs=%d hackbench_s=%.6f\n",
-	       total, avg, p50, p99, p999, maxl, (unsigned long long)over, cpu_pct, runnable, nhb,
+	printf("BENCH mode=cyclictest samples=%.0f avg_us=%.0f p50_us=%.0f p99_us=%.0f p999_us=%.0f max_us=%.0f overflows=%llu cpu_pct=%.2f runnable=%.2f thread_cpu_pct=%.3f thread_runnable=%.2f hackbench_runs=%d hackbench_s=%.6f\n",
+	       total, avg, p50, p99, p999, maxl, (unsigned long long)over, cpu_pct, runnable,
+	       thread_cpu_pct, thread_runnable, nhb,
 	       nhb ? hbt[nhb / 2] / 1e9 : -1.0);
 	return 0;
 }
