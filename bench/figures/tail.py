@@ -153,10 +153,6 @@ def slice_label(row, value):
         return 'latency nice %s, NO_LATENCY_PREEMPT' % vname(value)
     if row == 'slack1':
         return 'latency nice %s, 1 ns timer slack' % vname(value)
-    if row == 'light-fifo':
-        return 'SCHED_FIFO 95, 100 Hz'
-    if row == 'light-slack1':
-        return 'latency nice %s, 1 ns timer slack, 100 Hz' % vname(value)
     return 'latency nice %s' % vname(value)
 
 
@@ -172,9 +168,8 @@ def slice_cells(records, kernel, row, v, load, zero_kernel='patched', figure='6'
     st = slice_stats(records, kernel, row, v, load, figure)
     if not st:
         return None
-    zero = {} if row.startswith('light-') else \
-        slice_stats(records, zero_kernel, 'slack1' if row == 'slack1' else 'other', None, load,
-                    figure)
+    zero = slice_stats(records, zero_kernel, 'slack1' if row == 'slack1' else 'other', None,
+                       load, figure)
 
     def m(k):
         return st[k][0] if k in st else None
