@@ -181,8 +181,8 @@ def slice_cells(records, kernel, row, v, load, zero_kernel='patched', figure='6'
     return [st['avg_us'][2] if 'avg_us' in st else 0,
             fmt(m('avg_us'), 0), fmt(m('p50_us'), 0), fmt(m('p99_us'), 0),
             fmt(m('p999_us'), 0), fmt(m('max_us'), 0),
-            fmt(st.get('p99_us', (None, None))[1], 0), fmt(m('cpu_pct'), 1),
-            fmt(m('runnable'), 1), fmt(m('hackbench_s'), 3), ratio('avg_us'), ratio('p99_us')]
+            fmt(st.get('p99_us', (None, None))[1], 0), fmt(m('thread_cpu_pct'), 2),
+            fmt(m('thread_runnable'), 1), fmt(m('hackbench_s'), 3), ratio('avg_us'), ratio('p99_us')]
 
 
 def figure6(records, p):
@@ -191,10 +191,10 @@ def figure6(records, p):
           'the row says FIFO) while `hackbench %s` runs again and again at latency nice 0; '
           'topology %s (one CPU, see below).  Latencies in us (p50, p99 and p99.9 from '
           'cyclictest\'s histogram); hackbench: median seconds per run of the load beside '
-          'it; cpu %%: the CPU cyclictest used, percent of its run, its start-up and its '
-          'histogram\'s output included (figure 14 counts the measuring thread alone); '
-          'runnable: the average '
-          'number of tasks running or waiting on the CPU meanwhile (/proc/schedstat).  '
+          'it; cpu %%: the CPU cyclictest\'s measuring thread used, percent of the time it '
+          'ran (its schedstat, polled by lnbench; start-up and the histogram\'s output '
+          'left out); runnable: the average number of tasks running or waiting on the CPU '
+          'meanwhile (/proc/schedstat).  '
           'Median of %d runs per row (%d in the tables of the sweep and without the '
           'system options), spread = (max - min) / median.  "x vs 0": the '
           'patched kernel at 0 divided by the row, for the average and p99 (rows with 1 ns '
@@ -296,13 +296,13 @@ def cover_sweep(records):
     for load in SWEEP_LOADS:
         p99 = [med('patched', row, v, load, 'p99_us') for row, v in rows]
         top = [med('patched', row, v, load, 'max_us') for row, v in rows[2:]]
-        cpu, runnable = (med('patched', 'slack1', -20, load, k) for k in ('cpu_pct', 'runnable'))
+        cpu, runnable = (med('patched', 'slack1', -20, load, k) for k in ('thread_cpu_pct', 'thread_runnable'))
         if None in p99 + top + [cpu, runnable]:
             return []
         out.append(form % (LOAD_LABELS[load], fmt(p99[0], 0), fmt(p99[1], 0),
                            '%s (%s)' % (fmt(p99[2], 0), fmt(top[0], 0)),
                            '%s (%s)' % (fmt(p99[3], 0), fmt(top[1], 0)),
-                           fmt(cpu, 1), fmt(runnable, 1)))
+                           fmt(cpu, 2), fmt(runnable, 1)))
     h0, h19 = (med('patched', 'other', None, load, 'p99_us') for load in BYSTANDER_LOADS)
     if None not in (h0, h19):
         out += ['', 'p99 of 0 beside four hogs at 0: %s us, at 19: %s us' % (fmt(h0, 0),

@@ -21,11 +21,13 @@
  *	CPUs; -1 without it), the same two over the time its measuring
  *	threads ran, the threads' CPU alone (thread_cpu_pct: their
  *	sum_exec_runtime from /proc/PID/task/TID/schedstat, from the first
- *	poll that saw them to the last, every 20 ms; thread_runnable) and
- *	the median
- *	time (s) of the hackbench runs that finished meanwhile.  Waits for
- *	high-resolution
- *	timers first (CLOCK_MONOTONIC's resolution 1 ns), as after boot.
+ *	poll that saw them to the last; thread_runnable) and the median
+ *	time (s) of the hackbench runs that finished meanwhile.  The polls
+ *	come every 20 ms until the threads show up, then at intervals that
+ *	double up to POLL_MAX_US, so that lnbench itself wakes a few times
+ *	a second at most beside the load it measures.  Waits for
+ *	high-resolution timers first (CLOCK_MONOTONIC's resolution 1 ns), as
+ *	after boot.
  */
 #include <dirent.h>
 
@@ -36,6 +38,8 @@
 #define HIST_US		100000
 #define HIST_FILE	"/tmp/lnbench-cyclictest.hist"
 #define MAX_HB_RUNS	4096
+#define POLL_MIN_US	20000
+#define POLL_MAX_US	250000
 
 struct ln_attr {			/* struct sched_attr, VER2 (64 bytes) */
 	uint32_t size, sched_policy;
@@ -206,6 +210,7 @@ int do_cyclictest(int argc, char **argv)
 	double t0, cpu_pct, rq0, runnable = -1;
 	double w0 = -1, w1 = -1, cpu0 = 0, cpu1 = 0, wrq0 = 0, wrq1 = 0;
 	double thread_cpu_pct = -1, thread_runnable = -1;
+	useconds_t poll = POLL_MIN_US;
 	struct rusage ru;
 	pid_t load = -1, pid;
 	FILE *f;
@@ -281,7 +286,8 @@ int do_cyclictest(int argc, char **argv)
 	}
 	/*
 	 * The measuring threads' CPU and the runqueues over the time they
-	 * run: from the first poll that sees them to the last, every 20 ms.
+	 * run: from the first poll that sees them to the last.  Once they
+	 * run, each poll waits twice as long as the one before.
 	 */
 	while (wait4(pid, &status, WNOHANG, &ru) == 0) {
 		double t = now_ns() / 1e9, rq = runqueue_ns(), cpu;
@@ -297,8 +303,9 @@ int do_cyclictest(int argc, char **argv)
 			w1 = t;
 			cpu1 = cpu;
 			wrq1 = rq;
+			poll = poll * 2 > POLL_MAX_US ? POLL_MAX_US : poll * 2;
 		}
-		usleep(20000);
+		usleep(poll);
 	}
 	cpu_pct = 100 * (ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 			 ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6) / (now_ns() / 1e9 - t0);

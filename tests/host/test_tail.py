@@ -87,16 +87,16 @@ class TestTailFigures(unittest.TestCase):
         table = figures.tail.figure6(recs, figures.tail.SLICE_MODES['quick'])
         self.assertIn('| patched | latency nice -20 | hackbench | 5 | 100 | 50 | 200 | 300 | 400 |',
                       table)
-        self.assertIn('| 32 CPU hogs | SCHED_FIFO 95 | 3 | 50 | 25 | 100 | 150 | 200 | 0 | 2.0 '
-                      '| 3.0 | 0.500 | 20.0 | 20.0 |', table)
+        self.assertIn('| 32 CPU hogs | SCHED_FIFO 95 | 3 | 50 | 25 | 100 | 150 | 200 | 0 | 0.50 '
+                      '| 2.5 | 0.500 | 20.0 | 20.0 |', table)
         self.assertIn('| patched, no system options | latency nice -20 | 3 | 100 |', table)
         self.assertIs(figures.FIGURES['6'].claims, figures.tail.claims_slice)
         # The cover block: the sweep per load, the bystanders, and the
         # kernel without the system options; without the sweep's runs,
         # the block of the first table alone.
         cover = figures.tail.cover_slice(recs)
-        self.assertIn('32 CPU hogs                  2000    200    120 (240)    100 (200)    '
-                      '2.0       3.0', cover)
+        self.assertIn('32 CPU hogs                  2000    200    120 (240)    100 (200)   '
+                      '0.50       2.5', cover)
         self.assertNotIn('100 Hz', cover)
         self.assertIn('p99 of 0 beside four hogs at 0: 2000 us, at 19: 2000 us', cover)
         self.assertIn('patched, no system options   2000    200          120          100',
@@ -128,8 +128,8 @@ class TestTailFigures(unittest.TestCase):
         floor = " -20 with 1 ns of timer slack within 2x of SCHED_FIFO's p99 and 4x of its max: "
         # The fake -20 row: p99 120 and max 240 against FIFO's 100 and 200.
         self.assertIn("floor under hackbench -g 1, 1 kHz sleeper:" + floor + "holds (p99 120 "
-                      "against 100 us, max 240 against 200 us; cpu 2.00%, fair share 33.3% of "
-                      "3.0 runnable)", text)
+                      "against 100 us, max 240 against 200 us; cpu 0.50%, fair share 40.0% of "
+                      "2.5 runnable)", text)
         self.assertEqual(text.count('floor under '), 10)
         self.assertEqual(text.count(': holds'), 10)
         self.assertIn('floor under 32 CPU hogs, 100 Hz sleeper:' + floor + 'holds', text)
@@ -155,7 +155,7 @@ class TestTailFigures(unittest.TestCase):
         self.assertEqual(claims(heavy).count('NOT CHECKED'), 5)
         self.assertIsNone(figures.floor.cover_floor(heavy))
         cover = figures.floor.cover_floor(recs)
-        self.assertIn('32 CPU hogs      100 Hz     120 (240)    100 (200)    2.00    33.3  holds',
+        self.assertIn('32 CPU hogs      100 Hz     120 (240)    100 (200)    0.50    40.0  holds',
                       cover)
         table = figures.floor.figure14(recs, p)
         self.assertIn('| 8 CPU hogs | 100 Hz | latency nice -20, 1 ns timer slack | 3 | 30 | 120 |',
