@@ -15,7 +15,7 @@ qemu-stderr.log and verdict.json (harness/verdict.py judges the console).
 --print prints the QEMU command line and stops: nothing runs, nothing is
 written.
 Exits with the guest command's exit status, or non-zero when the kernel
-splats, the guest crashes or QEMU times out.  scripts/boot.sh is the usual
+splats, the guest crashes or QEMU times out.  harness/boot.py is the usual
 way in: it makes the initramfs and chooses the accelerator.
 """
 import argparse

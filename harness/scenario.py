@@ -33,23 +33,15 @@ starting with # are comments (the first ones describe the scenario):
     program: NAME COMMAND...    a program, as initramfs/run-tests runs it
                                 (repeatable; one at least)
 
-Command line (for scripts/lib.sh), python3 -m harness scenario ...:
+Command line (for the bash scripts), python3 -m harness scenario ...:
     list TARGET                 the names of TARGET's scenarios, in order
-    shell NAME                  shell assignments SC_TITLE, SC_TOPO,
-                                SC_APPEND (kernel arguments), SC_CGROUP
-                                (v1|v2), SC_ICOUNT (yes|no),
-                                SC_AUTOGROUP (on|off, empty: the setting's),
-                                SC_NUMBERING (adjacent|apart, empty: the
-                                setting's), SC_ROOTFS (system, empty: the
-                                initramfs), SC_KERNEL (patched|baseline)
-    programs NAME               the programs, one "NAME COMMAND" a line
     kernels TARGET              the kernels TARGET's scenarios boot
     journals TARGET             "BASELINE NAME" a line: scenario NAME's
                                 boot journal against scenario BASELINE's
+python3 -m harness boot --scenario NAME DIR boots one (harness/boot.py).
 """
 import os
 import re
-import shlex
 import sys
 from dataclasses import dataclass, field
 from typing import Optional
@@ -199,52 +191,36 @@ def scenarios(target, folder=DIR):
 
 
 def main(argv, folder=DIR):
-    if len(argv) != 2 or argv[0] not in ('list', 'shell', 'programs', 'kernels', 'journals'):
-        print('usage: python3 -m harness scenario list TARGET | shell NAME | programs NAME | '
-              'kernels TARGET | journals TARGET', file=sys.stderr)
+    if len(argv) != 2 or argv[0] not in ('list', 'kernels', 'journals'):
+        print('usage: python3 -m harness scenario list|kernels|journals TARGET',
+              file=sys.stderr)
         return 2
     try:
-        if argv[0] in ('list', 'kernels', 'journals'):
-            if argv[1] not in TARGETS:
-                raise ScenarioError('unknown target %s (known: %s)'
-                                    % (argv[1], ' '.join(sorted(TARGETS))))
-            scs = scenarios(argv[1], folder)
-            by_name = {s.name: s for s in scs}
-            for s in scs:
-                of = by_name.get(s.journal_of)
-                if s.journal_of and of is None:
-                    raise ScenarioError('scenario %s: journal-of %s, which target %s does '
-                                        'not boot' % (s.name, s.journal_of, argv[1]))
-                if of and (of.rootfs != 'system' or of.kernel != 'patched'):
-                    raise ScenarioError('scenario %s: journal-of %s, which does not boot '
-                                        'the patched kernel on the system image'
-                                        % (s.name, s.journal_of))
-            if argv[0] == 'list':
-                out = [s.name for s in scs]
-            elif argv[0] == 'kernels':
-                out = [k for k in KERNELS if any(s.kernel == k for s in scs)]
-            else:
-                out = ['%s %s' % (s.name, s.journal_of) for s in scs if s.journal_of]
-            for line in out:
-                print(line)
-            return 0
-        sc = load(argv[1], folder)
+        if argv[1] not in TARGETS:
+            raise ScenarioError('unknown target %s (known: %s)'
+                                % (argv[1], ' '.join(sorted(TARGETS))))
+        scs = scenarios(argv[1], folder)
+        by_name = {s.name: s for s in scs}
+        for s in scs:
+            of = by_name.get(s.journal_of)
+            if s.journal_of and of is None:
+                raise ScenarioError('scenario %s: journal-of %s, which target %s does '
+                                    'not boot' % (s.name, s.journal_of, argv[1]))
+            if of and (of.rootfs != 'system' or of.kernel != 'patched'):
+                raise ScenarioError('scenario %s: journal-of %s, which does not boot '
+                                    'the patched kernel on the system image'
+                                    % (s.name, s.journal_of))
     except ScenarioError as e:
         print('error: %s' % e, file=sys.stderr)
         return 1
-    if argv[0] == 'shell':
-        for var, val in (('SC_TITLE', sc.title), ('SC_TOPO', sc.topology),
-                         ('SC_APPEND', sc.append), ('SC_CGROUP', sc.cgroup),
-                         ('SC_ICOUNT', 'yes' if sc.icount else 'no'),
-                         ('SC_AUTOGROUP', {True: 'on', False: 'off',
-                                           None: ''}[sc.autogroup]),
-                         ('SC_NUMBERING', sc.numbering),
-                         ('SC_ROOTFS', sc.rootfs),
-                         ('SC_KERNEL', sc.kernel)):
-            print('%s=%s' % (var, shlex.quote(val)))
+    if argv[0] == 'list':
+        out = [s.name for s in scs]
+    elif argv[0] == 'kernels':
+        out = [k for k in KERNELS if any(s.kernel == k for s in scs)]
     else:
-        for p, cmd in sc.programs:
-            print('%s %s' % (p, cmd))
+        out = ['%s %s' % (s.name, s.journal_of) for s in scs if s.journal_of]
+    for line in out:
+        print(line)
     return 0
 
 
