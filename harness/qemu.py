@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from . import topology, verdict
+from . import settings, topology, verdict
 
 
 def kernel_cmdline(args):
@@ -162,7 +162,8 @@ def run(args):
               '"poweroff", or end QEMU with Ctrl-A X', flush=True)
         return subprocess.call(cmd)
     text, timed_out, elapsed, cmd = boot(args)
-    v = verdict.judge(text, timed_out, qemu_command=cmd, topology=args.topo,
+    v = verdict.judge(text, timed_out, ktap=verdict.tree_ktap(settings.load()['SRC']),
+                      qemu_command=cmd, topology=args.topo,
                       accel=args.accel, icount=args.icount,
                       elapsed_s=round(elapsed, 1))
     with open(os.path.join(args.results, 'verdict.json'), 'w') as fh:
