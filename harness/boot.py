@@ -292,7 +292,7 @@ def configure(env=None):
 
 def scenario_settings(sc, s):
     """@s with what scenario @sc sets for its own boot."""
-    out = dict(s, TOPO=sc.topology, APPEND=' '.join(a for a in (s['APPEND'], sc.append) if a),
+    out = dict(s, TOPO=sc.topo, APPEND=' '.join(a for a in (s['APPEND'], sc.append) if a),
                CGROUP=sc.cgroup, ROOTFS=sc.rootfs,
                ICOUNT=s['ICOUNT'] or (s['ICOUNT_REPEATABLE'] if sc.icount else ''))
     if sc.autogroup is not None:
@@ -325,7 +325,7 @@ def boot_scenario(name, results, s, folder=scenario.DIR, absent_skips=False):
     and programs into @results; the exit status.  @absent_skips: a
     program that is not built is skipped rather than failed."""
     sc = scenario.load(name, folder)
-    print('    %s (scenario %s, topology %s)' % (sc.title, name, sc.topology), flush=True)
+    print('    %s (scenario %s, topology %s)' % (sc.title, name, sc.topo), flush=True)
     os.makedirs(results, exist_ok=True)
     listfile = os.path.join(results, 'programs')
     files = project_programs(s, listfile)

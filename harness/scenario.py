@@ -9,7 +9,8 @@ starting with # are comments (the first ones describe the scenario):
     title: KUnit, the ABI, placement and cgroup v2 tests
     order: 10                   make check runs scenarios by order, then name
     targets: check bisect       which targets boot it (check, bisect)
-    topology: 2x4x2             sockets x cores x threads
+    topo: 2x4x2                 sockets x cores x threads (as the TOPO
+                                setting)
     append: sched_verbose       more kernel arguments (optional)
     cgroup: v2                  v2, or v1: the cpu controller on a v1
                                 hierarchy at /cgroup-v1/cpu (optional, v2)
@@ -49,7 +50,7 @@ from typing import Optional
 from . import TOP, topology
 
 DIR = os.path.join(TOP, 'tests', 'guest', 'scenarios')
-KEYS = {'title', 'order', 'targets', 'topology', 'append', 'cgroup', 'icount',
+KEYS = {'title', 'order', 'targets', 'topo', 'append', 'cgroup', 'icount',
         'autogroup', 'numbering', 'rootfs', 'kernel', 'journal-of', 'program'}
 KERNELS = ('patched', 'baseline')
 ROOTFS = ('system',)
@@ -70,7 +71,7 @@ class Scenario:
     title: str = ''
     order: int = 50
     targets: set = field(default_factory=set)
-    topology: str = ''
+    topo: str = ''
     append: str = ''
     cgroup: str = 'v2'
     icount: bool = False
@@ -107,12 +108,12 @@ def parse(text, name='?'):
                 bad(n, 'unknown target(s) %s (known: %s)'
                     % (' '.join(sorted(t - TARGETS)), ' '.join(sorted(TARGETS))))
             sc.targets = t
-        elif key == 'topology':
+        elif key == 'topo':
             try:
                 topology.parse(val)
             except topology.TopologyError as e:
                 bad(n, str(e))
-            sc.topology = val
+            sc.topo = val
         elif key == 'append':
             sc.append = val
         elif key == 'cgroup':
@@ -145,7 +146,7 @@ def parse(text, name='?'):
             if len(prog) != 2:
                 bad(n, 'program needs a name and a command')
             sc.programs.append((prog[0], prog[1]))
-    for key in ('title', 'topology'):
+    for key in ('title', 'topo'):
         if not getattr(sc, key):
             raise ScenarioError('scenario %s: no %s' % (name, key))
     if not sc.programs:

@@ -14,7 +14,7 @@ from harness import TOP, boot, settings
 SCENARIO = """\
 title: a test boot
 targets: check
-topology: 1x2x2
+topo: 1x2x2
 append: foo=1
 cgroup: v1
 icount: yes
