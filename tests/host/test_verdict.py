@@ -152,6 +152,13 @@ class TestGuestTap(unittest.TestCase):
         self.assertEqual(verdict.tally(v), (1, 1, 0))
         self.assertEqual(v['exit'], 1)
 
+    def test_skip_without_tap(self):
+        """A program that prints no TAP and exits 4 (KSFT_SKIP, as make
+        bisect's stand-in for a program a step lacks) is a skip."""
+        text = ("LATNICE-GUEST: start\nLATNICE-TEST-BEGIN a\n/tests/a is not built here: "
+                "skipped\nLATNICE-TEST-END a 4\nLATNICE-GUEST: exit 0\n")
+        self.assertEqual(verdict.tally(verdict.parse_console(text)), (0, 0, 1))
+
     def test_program_that_never_ends(self):
         text = 'LATNICE-GUEST: start\nLATNICE-TEST-BEGIN a\nok 1 x\n'
         v = verdict.parse_console(text)
