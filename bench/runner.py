@@ -10,9 +10,9 @@ options (configs/nosystem.config last) into LEAN_OBJ and the baseline
 with mainline's later buddy fix (bench/kernels/78cde54ea5f0.patch, a
 worktree at FIX_SRC) into FIX_OBJ when a boot needs them, and lnbench
 ($BUILD/bench/lnbench).
-boot() runs one boot through scripts/boot.sh into the folder it is given;
-boot.sh (harness/qemu.py) leaves its verdict.json there, which the report
-reads.  Every path and version comes from scripts/settings.
+boot() runs one boot through harness/boot.py into the folder it is given,
+which leaves its verdict.json there for the report.  Every path and
+version comes from scripts/settings.
 """
 import os
 import re
@@ -24,6 +24,7 @@ import time
 from hashlib import sha256
 
 from harness import TOP, settings
+from harness import boot as harness_boot
 
 LNBENCH_DIR = os.path.join(TOP, 'bench', 'lnbench')
 # lnbench's C files (each is compiled), then the headers they include.
@@ -171,14 +172,14 @@ def guest_script(boot):
     return '\n'.join(lines) + '\n'
 
 
-def boot_env(boot, s, environ=None):
-    """boot.sh's environment for @boot."""
-    environ = os.environ if environ is None else environ
-    return dict(environ, TOPO=boot.topo, KERNEL=kernel_of(boot.kernel, s), ROOTFS=boot.rootfs,
+def boot_settings(boot, s):
+    """The settings of @boot's boot (harness/boot.py): @s (scripts/settings
+    and the environment) with the boot's topology, kernel, root and mode."""
+    return dict(s, TOPO=boot.topo, KERNEL=kernel_of(boot.kernel, s), ROOTFS=boot.rootfs,
                 ICOUNT=s['ICOUNT_REPEATABLE'] if boot.mode == 'icount' else '',
                 # A line per run is too many: the boot's own lines only,
                 # unless SHOW is given.
-                SHOW=environ.get('SHOW') or 'none',
+                SHOW=s['SHOW'] or 'none',
                 GUEST_TIMEOUT=s['BENCH_TIMEOUT'], ACCEL='tcg')
 
 
@@ -192,26 +193,22 @@ HOST_PROGRAMS = {'cyclictest': ('cyclictest', 'hackbench')}
 
 def host_programs(b):
     """DEST=SRC pairs of the Debian programs @b's runs need, with their
-    libraries (scripts/host-programs.sh)."""
+    libraries (harness/boot.py's host_programs())."""
     progs = []
     for r in b.runs:
         for p in HOST_PROGRAMS.get(str(r.cmd[0]), ()):
             if p not in progs:
                 progs.append(p)
-    if not progs:
-        return []
-    out = subprocess.run([os.path.join(TOP, 'scripts', 'host-programs.sh')] + progs,
-                         stdout=subprocess.PIPE, text=True, check=True).stdout
-    return out.split()
+    return harness_boot.host_programs(progs)
 
 
 def boot(b, results, i, total, s, prog):
-    """Boot @b with scripts/boot.sh into @results (its verdict.json is
-    the outcome); returns boot.sh's exit status."""
+    """Boot @b into @results (its verdict.json is the outcome); returns
+    the boot's exit status."""
     log('==> [%d/%d] %s kernel, %s, %s mode: %d runs'
         % (i, total, b.kernel, b.topo, b.mode, len(b.runs)))
     os.makedirs(results, exist_ok=True)
-    # boot.sh keeps its own copy (guest-cmd).
+    # The boot keeps its own copy (guest-cmd).
     fd, cmdfile = tempfile.mkstemp(prefix='bench-cmd-', dir=results)
     with os.fdopen(fd, 'w') as f:
         f.write(guest_script(b))
@@ -223,8 +220,11 @@ def boot(b, results, i, total, s, prog):
         files.append('/extra/%s=%s' % (script, os.path.join(TOP, 'bench', script)))
     t0 = time.time()
     try:
-        rc = subprocess.run([os.path.join(TOP, 'scripts', 'boot.sh'), results, cmdfile]
-                            + files, env=boot_env(b, s)).returncode
+        rc = harness_boot.boot(boot_settings(b, s), results, cmdfile,
+                               harness_boot.pairs(files))
+    except harness_boot.BootError as e:
+        log('    error: %s' % e)
+        rc = 1
     finally:
         os.unlink(cmdfile)
     log('    %s: done in %ds (exit %d)' % (b.name, time.time() - t0, rc))

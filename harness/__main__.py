@@ -3,7 +3,11 @@
 
     settings [NAME]                 every setting as NAME=VALUE, or one value
     scenario list|kernels|journals TARGET
-    scenario shell|programs NAME    a scenario (harness/scenario.py)
+                                    the scenarios (harness/scenario.py)
+    boot RESULTS_DIR CMDFILE [DEST=SRC ...] | --scenario NAME RESULTS_DIR
+                                    boot the kernel and judge it
+    matrix plan [ENTRY ...] | title ENTRY
+                                    the build matrix (harness/matrix.py)
     verdict parse LOG | counts|problems|failures|why DIR
     verdict journal-extra DIR OTHER_DIR
     madt qemu TOPO OUT [apart] | show FILE
@@ -14,10 +18,11 @@ Each command's module documents its arguments and output.
 """
 import sys
 
-from . import madt, qemu, scenario, settings, verdict
+from . import boot, madt, matrix, qemu, scenario, settings, verdict
 
 COMMANDS = {'settings': settings.main, 'scenario': scenario.main,
-            'verdict': verdict.main, 'madt': madt.main, 'qemu': qemu.main}
+            'verdict': verdict.main, 'madt': madt.main, 'qemu': qemu.main,
+            'boot': boot.main, 'matrix': matrix.main}
 
 
 def main(argv):

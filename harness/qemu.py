@@ -15,7 +15,7 @@ qemu-stderr.log and verdict.json (harness/verdict.py judges the console).
 --print prints the QEMU command line and stops: nothing runs, nothing is
 written.
 Exits with the guest command's exit status, or non-zero when the kernel
-splats, the guest crashes or QEMU times out.  scripts/boot.sh is the usual
+splats, the guest crashes or QEMU times out.  harness/boot.py is the usual
 way in: it makes the initramfs and chooses the accelerator.
 """
 import argparse
@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from . import topology, verdict
+from . import settings, topology, verdict
 
 
 def kernel_cmdline(args):
@@ -162,7 +162,8 @@ def run(args):
               '"poweroff", or end QEMU with Ctrl-A X', flush=True)
         return subprocess.call(cmd)
     text, timed_out, elapsed, cmd = boot(args)
-    v = verdict.judge(text, timed_out, qemu_command=cmd, topology=args.topo,
+    v = verdict.judge(text, timed_out, ktap=verdict.tree_ktap(settings.load()['SRC']),
+                      qemu_command=cmd, topology=args.topo,
                       accel=args.accel, icount=args.icount,
                       elapsed_s=round(elapsed, 1))
     with open(os.path.join(args.results, 'verdict.json'), 'w') as fh:

@@ -9,7 +9,8 @@ starting with # are comments (the first ones describe the scenario):
     title: KUnit, the ABI, placement and cgroup v2 tests
     order: 10                   make check runs scenarios by order, then name
     targets: check bisect       which targets boot it (check, bisect)
-    topology: 2x4x2             sockets x cores x threads
+    topo: 2x4x2                 sockets x cores x threads (as the TOPO
+                                setting)
     append: sched_verbose       more kernel arguments (optional)
     cgroup: v2                  v2, or v1: the cpu controller on a v1
                                 hierarchy at /cgroup-v1/cpu (optional, v2)
@@ -33,23 +34,15 @@ starting with # are comments (the first ones describe the scenario):
     program: NAME COMMAND...    a program, as initramfs/run-tests runs it
                                 (repeatable; one at least)
 
-Command line (for scripts/lib.sh), python3 -m harness scenario ...:
+Command line (for the bash scripts), python3 -m harness scenario ...:
     list TARGET                 the names of TARGET's scenarios, in order
-    shell NAME                  shell assignments SC_TITLE, SC_TOPO,
-                                SC_APPEND (kernel arguments), SC_CGROUP
-                                (v1|v2), SC_ICOUNT (yes|no),
-                                SC_AUTOGROUP (on|off, empty: the setting's),
-                                SC_NUMBERING (adjacent|apart, empty: the
-                                setting's), SC_ROOTFS (system, empty: the
-                                initramfs), SC_KERNEL (patched|baseline)
-    programs NAME               the programs, one "NAME COMMAND" a line
     kernels TARGET              the kernels TARGET's scenarios boot
     journals TARGET             "BASELINE NAME" a line: scenario NAME's
                                 boot journal against scenario BASELINE's
+python3 -m harness boot --scenario NAME DIR boots one (harness/boot.py).
 """
 import os
 import re
-import shlex
 import sys
 from dataclasses import dataclass, field
 from typing import Optional
@@ -57,7 +50,7 @@ from typing import Optional
 from . import TOP, topology
 
 DIR = os.path.join(TOP, 'tests', 'guest', 'scenarios')
-KEYS = {'title', 'order', 'targets', 'topology', 'append', 'cgroup', 'icount',
+KEYS = {'title', 'order', 'targets', 'topo', 'append', 'cgroup', 'icount',
         'autogroup', 'numbering', 'rootfs', 'kernel', 'journal-of', 'program'}
 KERNELS = ('patched', 'baseline')
 ROOTFS = ('system',)
@@ -78,7 +71,7 @@ class Scenario:
     title: str = ''
     order: int = 50
     targets: set = field(default_factory=set)
-    topology: str = ''
+    topo: str = ''
     append: str = ''
     cgroup: str = 'v2'
     icount: bool = False
@@ -115,12 +108,12 @@ def parse(text, name='?'):
                 bad(n, 'unknown target(s) %s (known: %s)'
                     % (' '.join(sorted(t - TARGETS)), ' '.join(sorted(TARGETS))))
             sc.targets = t
-        elif key == 'topology':
+        elif key == 'topo':
             try:
                 topology.parse(val)
             except topology.TopologyError as e:
                 bad(n, str(e))
-            sc.topology = val
+            sc.topo = val
         elif key == 'append':
             sc.append = val
         elif key == 'cgroup':
@@ -153,7 +146,7 @@ def parse(text, name='?'):
             if len(prog) != 2:
                 bad(n, 'program needs a name and a command')
             sc.programs.append((prog[0], prog[1]))
-    for key in ('title', 'topology'):
+    for key in ('title', 'topo'):
         if not getattr(sc, key):
             raise ScenarioError('scenario %s: no %s' % (name, key))
     if not sc.programs:
@@ -199,52 +192,36 @@ def scenarios(target, folder=DIR):
 
 
 def main(argv, folder=DIR):
-    if len(argv) != 2 or argv[0] not in ('list', 'shell', 'programs', 'kernels', 'journals'):
-        print('usage: python3 -m harness scenario list TARGET | shell NAME | programs NAME | '
-              'kernels TARGET | journals TARGET', file=sys.stderr)
+    if len(argv) != 2 or argv[0] not in ('list', 'kernels', 'journals'):
+        print('usage: python3 -m harness scenario list|kernels|journals TARGET',
+              file=sys.stderr)
         return 2
     try:
-        if argv[0] in ('list', 'kernels', 'journals'):
-            if argv[1] not in TARGETS:
-                raise ScenarioError('unknown target %s (known: %s)'
-                                    % (argv[1], ' '.join(sorted(TARGETS))))
-            scs = scenarios(argv[1], folder)
-            by_name = {s.name: s for s in scs}
-            for s in scs:
-                of = by_name.get(s.journal_of)
-                if s.journal_of and of is None:
-                    raise ScenarioError('scenario %s: journal-of %s, which target %s does '
-                                        'not boot' % (s.name, s.journal_of, argv[1]))
-                if of and (of.rootfs != 'system' or of.kernel != 'patched'):
-                    raise ScenarioError('scenario %s: journal-of %s, which does not boot '
-                                        'the patched kernel on the system image'
-                                        % (s.name, s.journal_of))
-            if argv[0] == 'list':
-                out = [s.name for s in scs]
-            elif argv[0] == 'kernels':
-                out = [k for k in KERNELS if any(s.kernel == k for s in scs)]
-            else:
-                out = ['%s %s' % (s.name, s.journal_of) for s in scs if s.journal_of]
-            for line in out:
-                print(line)
-            return 0
-        sc = load(argv[1], folder)
+        if argv[1] not in TARGETS:
+            raise ScenarioError('unknown target %s (known: %s)'
+                                % (argv[1], ' '.join(sorted(TARGETS))))
+        scs = scenarios(argv[1], folder)
+        by_name = {s.name: s for s in scs}
+        for s in scs:
+            of = by_name.get(s.journal_of)
+            if s.journal_of and of is None:
+                raise ScenarioError('scenario %s: journal-of %s, which target %s does '
+                                    'not boot' % (s.name, s.journal_of, argv[1]))
+            if of and (of.rootfs != 'system' or of.kernel != 'patched'):
+                raise ScenarioError('scenario %s: journal-of %s, which does not boot '
+                                    'the patched kernel on the system image'
+                                    % (s.name, s.journal_of))
     except ScenarioError as e:
         print('error: %s' % e, file=sys.stderr)
         return 1
-    if argv[0] == 'shell':
-        for var, val in (('SC_TITLE', sc.title), ('SC_TOPO', sc.topology),
-                         ('SC_APPEND', sc.append), ('SC_CGROUP', sc.cgroup),
-                         ('SC_ICOUNT', 'yes' if sc.icount else 'no'),
-                         ('SC_AUTOGROUP', {True: 'on', False: 'off',
-                                           None: ''}[sc.autogroup]),
-                         ('SC_NUMBERING', sc.numbering),
-                         ('SC_ROOTFS', sc.rootfs),
-                         ('SC_KERNEL', sc.kernel)):
-            print('%s=%s' % (var, shlex.quote(val)))
+    if argv[0] == 'list':
+        out = [s.name for s in scs]
+    elif argv[0] == 'kernels':
+        out = [k for k in KERNELS if any(s.kernel == k for s in scs)]
     else:
-        for p, cmd in sc.programs:
-            print('%s %s' % (p, cmd))
+        out = ['%s %s' % (s.name, s.journal_of) for s in scs if s.journal_of]
+    for line in out:
+        print(line)
     return 0
 
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The guest's topology, SOCKETSxCORESxTHREADS (2x4x2: two sockets of four
 cores of two threads): the one parser of it and its error messages, for
-the TOPO setting, a scenario's "topology:" line, the QEMU command line,
+the TOPO setting, a scenario's "topo:" line, the QEMU command line,
 the MADT and bench's figures alike.  QEMU's pc machine takes at most 64
 CPUs here (the MADT's local APIC entries hold 8-bit APIC IDs).
 """

@@ -14,9 +14,14 @@ markers on the serial console:
 KUnit prints KTAP while the kernel boots, before the guest starts.  The
 verdict counts KTAP and TAP results and fails the run on any kernel splat,
 on a missing exit marker (crash or timeout) and on a non-zero exit status.
+The KTAP of KUnit is read by the kernel tree's own parser
+(tools/testing/kunit/kunit_parser.py, as kunit.py reads it; tree_ktap()),
+which names a case with its suite (suite.case, suite.case.parameter) and
+marks a case that never printed its result as crashed; without the tree
+(make host-check on a fresh clone), count_ktap() counts the leaves.
 
-Everything here is pure (text in, dict out) but for the command line,
-python3 -m harness verdict ...:
+Everything here is pure (text in, dict out) but for tree_ktap() and the
+command line, python3 -m harness verdict ...:
 
     parse LOG                  judge a console log again (any results folder)
     counts DIR                 "passed failed skipped" of DIR/verdict.json,
@@ -32,10 +37,14 @@ python3 -m harness verdict ...:
 harness/qemu.py writes DIR/verdict.json with judge(); every caller reads
 that file (through the subcommands above or load()), never the boot's stdout.
 """
+import importlib.util
+import io
 import json
 import os
 import re
 import sys
+
+from . import settings
 
 # An optional printk timestamp ("[    1.234567] ") before kernel lines.
 TS = r'(?:\[\s*\d+\.\d+\]\s?)?'
@@ -119,6 +128,52 @@ def count_ktap(lines):
     return leaves
 
 
+# kunit_parser's TestStatus names as the verdict's statuses; NO_TESTS (a
+# suite without cases) has no leaf to count.
+KUNIT_STATUS = {'SUCCESS': 'pass', 'SKIPPED': 'skip', 'FAILURE': 'fail',
+                'TEST_CRASHED': 'fail', 'FAILURE_TO_PARSE_TESTS': 'fail'}
+
+
+def tree_ktap(src):
+    """The tree @src's KTAP reader, tools/testing/kunit/kunit_parser.py, as
+    a function of the boot's console lines to [(name, status)] like
+    count_ktap(), a leaf named with its suites; None without the file."""
+    folder = os.path.join(src, 'tools', 'testing', 'kunit')
+    mods = {}
+    # kunit_parser imports kunit_printer as a top-level module.
+    for name in ('kunit_printer', 'kunit_parser'):
+        path = os.path.join(folder, name + '.py')
+        if not os.path.isfile(path):
+            return None
+        spec = importlib.util.spec_from_file_location(name, path)
+        mods[name] = importlib.util.module_from_spec(spec)
+        sys.modules.setdefault(name, mods[name])
+        spec.loader.exec_module(mods[name])
+    parser = mods['kunit_parser']
+    # It prints what it parses, as kunit.py shows it: not here.
+    parser.stdout = mods['kunit_printer'].Printer(io.StringIO())
+
+    def leaves(test, prefix, n):
+        # A result that never came (a crash) has no name: its number.
+        name = prefix + (test.name or '#%d (no result)' % n)
+        if not test.subtests:
+            if test.status.name in KUNIT_STATUS:
+                yield name, KUNIT_STATUS[test.status.name]
+            return
+        for i, sub in enumerate(test.subtests, 1):
+            yield from leaves(sub, name + '.', i)
+
+    def read(lines):
+        if not any(KTAP_START_RE.search(line) for line in lines):
+            return []
+        top = parser.parse_run_tests(lines)
+        return [leaf for i, sub in enumerate(top.subtests, 1) for leaf in leaves(sub, '', i)]
+    return read
+
+
+KTAP_START_RE = re.compile(r'K?TAP version \d+')
+
+
 def count_tap(lines, rc):
     """One program's TAP results (top level only), as [(name, status)].
 
@@ -132,7 +187,7 @@ def count_tap(lines, rc):
     if rc is None:
         return results + [('did not finish', 'fail')]
     if not results:
-        return [('exit status', 'pass' if rc == 0 else 'fail')]
+        return [('exit status', 'pass' if rc == 0 else 'skip' if rc == 4 else 'fail')]
     if rc not in (0, 4) and not any(s == 'fail' for _, s in results):
         results.append(('exit status %d' % rc, 'fail'))
     return results
@@ -209,15 +264,16 @@ def data_of(lines):
     return out
 
 
-def parse_console(text):
+def parse_console(text, ktap=None):
     """Judge a console log: a dict with started, exit, splats, kunit,
-    tests ({name: {rc, results, data}}) and order (the names as run)."""
+    tests ({name: {rc, results, data}}) and order (the names as run).
+    @ktap reads the KUnit results (tree_ktap()'s; default count_ktap)."""
     lines = text.splitlines()
     boot, guest = blocks(lines)
     v = {'started': guest is not None,
          'exit': guest['exit'] if guest else None,
          'splats': [line.strip() for line in lines if is_splat(line)],
-         'kunit': count_ktap(boot),
+         'kunit': (ktap or count_ktap)(boot),
          'failed_units': [m.group(1) for m in map(UNIT_RE.search, lines) if m],
          # None: no journal printed (not the system image, or cut short).
          'journal': ([m.group(1).rstrip() for m in map(JOURNAL_RE.search, lines) if m]
@@ -276,10 +332,11 @@ def journal_extra(journal, other):
             if WORD_RE.search(line) and DIGITS_RE.sub('#', line) not in seen]
 
 
-def judge(text, timed_out=False, **extra):
+def judge(text, timed_out=False, ktap=None, **extra):
     """The verdict.json of a run: counts, problems, every result, and
-    @extra (the QEMU command, topology, elapsed time...)."""
-    v = parse_console(text)
+    @extra (the QEMU command, topology, elapsed time...); @ktap as for
+    parse_console()."""
+    v = parse_console(text, ktap)
     why = problems(v, timed_out)
     p, f, s = tally(v)
     out = dict(extra)
@@ -372,7 +429,7 @@ def main(argv):
     cmd, arg = argv
     if cmd == 'parse':
         with open(arg, errors='replace') as f:
-            v = parse_console(f.read())
+            v = parse_console(f.read(), tree_ktap(settings.load()['SRC']))
         why = problems(v)
         report(v, why)
         return 1 if why or tally(v)[1] else 0

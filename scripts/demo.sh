@@ -13,9 +13,8 @@ trap 'rm -rf "$tmp"' EXIT
 } >"$tmp/series"
 printf 'sh /tests/demo.sh\n' >"$tmp/cmd"
 printf '# make demo: no test list\n' >"$tmp/list"
-files=(/tests/demo.sh="$TOP/initramfs/demo.sh" /etc/latnice-series="$tmp/series")
-mapfile -t -O ${#files[@]} files < <(guest_programs "$tmp/list")
-SHOW=${SHOW:-guest} "$TOP/scripts/boot.sh" "$(new_results demo)" "$tmp/cmd" "${files[@]}"
+SHOW=${SHOW:-guest} python3 -m harness boot --list "$tmp/list" "$(new_results demo)" "$tmp/cmd" \
+	/tests/demo.sh="$TOP/initramfs/demo.sh" /etc/latnice-series="$tmp/series"
 
 # The last part: a periodic task beside a load, on one CPU under -icount,
 # with Debian's cyclictest and hackbench (rt-tests) and lnbench.
@@ -23,8 +22,7 @@ stage "lnbench (bench/lnbench/)"
 lnbench=$(python3 -m bench.runner lnbench) || die "building bench/lnbench/ failed"
 stage_done
 printf 'sh /tests/demo-tail.sh\n' >"$tmp/cmd"
-files=(/tests/demo-tail.sh="$TOP/initramfs/demo-tail.sh" /extra/lnbench="$lnbench"
-       /tests/latnice="$PROGRAMS/latnice")
-mapfile -t -O ${#files[@]} files < <("$TOP/scripts/host-programs.sh" cyclictest hackbench)
 TOPO=1x1x1 ICOUNT=$ICOUNT_REPEATABLE SHOW=${SHOW:-guest} \
-	"$TOP/scripts/boot.sh" "$(new_results demo)" "$tmp/cmd" "${files[@]}"
+	python3 -m harness boot --host cyclictest --host hackbench "$(new_results demo)" "$tmp/cmd" \
+	/tests/demo-tail.sh="$TOP/initramfs/demo-tail.sh" /extra/lnbench="$lnbench" \
+	/tests/latnice="$PROGRAMS/latnice"

@@ -61,17 +61,6 @@ series_sum() {
 	} | sha256sum | cut -d' ' -f1
 }
 
-# guest_programs LIST: DEST=SRC pairs for every program the guest gets
-# in /tests: the static programs of $PROGRAMS, the guest test scripts, and
-# LIST (the programs initramfs/run-tests runs) as /tests/list.
-guest_programs() {
-	local f
-	for f in "$PROGRAMS"/* "$TOP"/tests/guest/*.sh; do
-		[ -f "$f" ] && printf '/tests/%s=%s\n' "$(basename "$f")" "$f"
-	done
-	printf '/tests/list=%s\n' "$1"
-}
-
 # new_results NAME [PARENT]: make a new dated results folder (in PARENT,
 # default $RESULTS) and print its path.
 new_results() {
@@ -93,30 +82,4 @@ base_tree() {
 		git -C "$SRC" worktree prune
 		git -C "$SRC" worktree add -q --detach "$BASE_SRC" base
 	fi
-}
-
-# run_scenario NAME DIR: boot scenario NAME (tests/guest/scenarios/NAME)
-# with its topology, kernel arguments and programs; results in DIR, whose
-# verdict.json the caller reads.  Returns boot.sh's exit status.
-run_scenario() {
-	local name=$1 dir=$2 files SC_TITLE SC_TOPO SC_APPEND SC_CGROUP SC_ICOUNT SC_AUTOGROUP SC_NUMBERING SC_ROOTFS SC_KERNEL icount=
-	local kernel=${KERNEL:-}
-	eval "$(python3 -m harness scenario shell "$name")"
-	[ -n "${SC_TOPO:-}" ] || return 2
-	mkdir -p "$dir"
-	python3 -m harness scenario programs "$name" >"$dir/programs"
-	printf 'run-tests\n' >"$dir/cmd"
-	mapfile -t files < <(guest_programs "$dir/programs")
-	[ "$SC_ICOUNT" = yes ] && icount=$ICOUNT_REPEATABLE
-	[ "$SC_KERNEL" = baseline ] && kernel=$BASE_CHECK_OBJ/arch/x86/boot/bzImage
-	KERNEL=$kernel TOPO=$SC_TOPO APPEND="$APPEND $SC_APPEND" CGROUP=$SC_CGROUP ICOUNT=${ICOUNT:-$icount} \
-		AUTOGROUP=${SC_AUTOGROUP:-$AUTOGROUP} NUMBERING=${SC_NUMBERING:-$NUMBERING} \
-		ROOTFS=$SC_ROOTFS "$TOP/scripts/boot.sh" "$dir" "$dir/cmd" "${files[@]}"
-}
-
-# scenario_title NAME: the title line of a scenario, for stage headers.
-scenario_title() {
-	local SC_TITLE SC_TOPO SC_APPEND SC_CGROUP SC_ICOUNT SC_AUTOGROUP SC_NUMBERING SC_ROOTFS SC_KERNEL
-	eval "$(python3 -m harness scenario shell "$1")"
-	printf '%s (scenario %s, topology %s)\n' "$SC_TITLE" "$1" "$SC_TOPO"
 }

@@ -5,44 +5,27 @@
 #
 # Usage: scripts/matrix.sh [ENTRY...]     (make matrix; default: every entry)
 #
-# Entries (name: architecture, configuration, what is built):
-#   nocgroupsched x86_64, test config with CGROUP_SCHED off: touched objects
-#   nofairgroup   x86_64, test config with FAIR_GROUP_SCHED off (cgroups
-#                 and CGROUP_SCHED on): the touched objects
-#   noschedstats  x86_64, test config with SCHEDSTATS off: touched objects
-#   noscheddebug  x86_64, test config with SCHED_DEBUG off: touched objects
-#   up            x86_64 allnoconfig (!SMP, !CGROUP_SCHED, !SCHEDSTATS,
-#                 !SCHED_DEBUG): a full link of vmlinux
-#   i386          i386 allnoconfig with SMP and SCHED_SMT: the touched
-#                 objects (the 32-bit struct sched_attr is 60 bytes)
-#   arm64         arm64 allnoconfig with SMP, without SCHED_SMT, with
-#                 CGROUP_SCHED (Debian's cross compiler,
-#                 gcc-aarch64-linux-gnu): a full link of vmlinux.  This is
-#                 the !SCHED_SMT entry: on x86, SMP implies SCHED_SMT.
-#   debian        x86_64, Debian's own config (linux-config-6.12 at
-#                 $KVER_DEB, config.amd64_none_amd64): the touched objects
-#   w1            x86_64 test config, W=1: the touched objects of the base
-#                 tree and of the series; a warning of the series that the
-#                 base does not have fails
+# The entries are the files of tests/matrix/ (harness/matrix.py documents
+# their keys): an architecture, a base configuration with options set on
+# it, and what is built (the touched objects, a full link of vmlinux, or
+# the touched objects with W=1 against the base tree's).
 #
 # The touched objects are the objects of the C files the series changes
 # (a kernel/sched file that another one includes, as build_policy.c,
-# build_utility.c and fair.c do, counts as that one's), less tools/; a file the configuration does not build is
-# skipped and said so.  Each entry builds in $BUILD/matrix/<name>, out of
-# tree with ccache; the x86_64 test-config entries share one folder, so
-# that the host tools are built once.  A config change rewrites autoconf.h,
+# build_utility.c and fair.c do, counts as that one's), less tools/; a
+# file the configuration does not build is skipped and said so.  Each
+# entry builds in $BUILD/matrix/<name>, out of tree with ccache; the
+# test-config entries that build objects share one folder, so that the
+# host tools are built once.  A config change rewrites autoconf.h,
 # so these objects miss ccache: keep this out of make check.
 #
 # Output: a line per entry, then "N passed, N failed".
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ALL=(nocgroupsched nofairgroup noschedstats noscheddebug up i386 arm64 debian w1)
-entries=("$@")
-[ ${#entries[@]} -gt 0 ] || entries=("${ALL[@]}")
-for e in "${entries[@]}"; do
-	[[ " ${ALL[*]} " == *" $e "* ]] || die "no matrix entry '$e' (entries: ${ALL[*]})"
-done
+# NAME ARCH BASE BUILD NEEDS OPTIONS... a line, checked before anything
+# is built.
+plan=$(python3 -m harness matrix plan "$@") || exit 1
 
 [ -f "$OBJ/.config" ] || die "$OBJ/.config is missing: run 'make kernel' first"
 command -v ccache >/dev/null || die "ccache is missing: run scripts/setup.sh"
@@ -149,50 +132,41 @@ warnings() {
 	grep -E '(warning|error):' "$1" | sed -E 's|^[^ ]*/||; s|:[0-9]+:[0-9]+:|:|' | sort -u
 }
 
+# run_entry NAME ARCH BASE BUILD NEEDS OPTIONS...: one line of the plan.
 run_entry() {
-	local e=$1 dir log
-	case $e in
-	nocgroupsched | nofairgroup | noschedstats | noscheddebug) dir=$mdir/testconfig ;;
-	*) dir=$mdir/$e ;;
-	esac
+	local e=$1 arch=$2 base=$3 build=$4 needs=$5 dir log
+	shift 5
+	# The x86_64 test-config entries that build objects share one folder,
+	# so that the host tools are built once.
+	if [ "$base" = test ] && [ "$build" = objects ]; then
+		dir=$mdir/testconfig
+	else
+		dir=$mdir/$e
+	fi
 	log=$mdir/$e.log
 	: >"$log"
 	mkdir -p "$dir"
-	case $e in
-	nocgroupsched | nofairgroup | noschedstats | noscheddebug)
-		cp "$OBJ/.config" "$dir/.config"
-		case $e in
-		nocgroupsched) set_options "$dir" x86_64 "$log" SCHED_AUTOGROUP=n CGROUP_SCHED=n ;;
-		nofairgroup) set_options "$dir" x86_64 "$log" SCHED_AUTOGROUP=n FAIR_GROUP_SCHED=n CGROUP_SCHED=y ;;
-		noschedstats) set_options "$dir" x86_64 "$log" SCHEDSTATS=n SCHED_DEBUG=y ;;
-		noscheddebug) set_options "$dir" x86_64 "$log" SCHED_DEBUG=n SCHEDSTATS=y ;;
-		esac && build_objects "$dir" x86_64 "$log"
-		;;
-	up)
-		kmake "$dir" x86_64 "$log" allnoconfig &&
-			set_options "$dir" x86_64 "$log" SMP=n CGROUP_SCHED=n SCHEDSTATS=n SCHED_DEBUG=n &&
-			link "$dir" x86_64 "$log"
-		;;
-	i386)
-		kmake "$dir" i386 "$log" allnoconfig &&
-			set_options "$dir" i386 "$log" SMP=y SCHED_SMT=y &&
-			build_objects "$dir" i386 "$log"
-		;;
-	arm64)
-		command -v aarch64-linux-gnu-gcc >/dev/null ||
-			{ echo "aarch64-linux-gnu-gcc is missing: scripts/setup.sh matrix" >>"$log"; return 1; }
-		kmake "$dir" arm64 "$log" allnoconfig &&
-			set_options "$dir" arm64 "$log" SMP=y SCHED_SMT=n CGROUPS=y CGROUP_SCHED=y &&
-			link "$dir" arm64 "$log"
-		;;
-	debian)
-		debian_config "$dir/.config" >>"$log" 2>&1 &&
-			kmake "$dir" x86_64 "$log" olddefconfig &&
-			build_objects "$dir" x86_64 "$log"
-		;;
-	w1)
+	if [ "$needs" != - ] && ! command -v "$needs" >/dev/null; then
+		echo "$needs is missing: scripts/setup.sh matrix" >>"$log"
+		return 1
+	fi
+	if [ "$build" = w1 ]; then
 		w1 "$dir" "$log"
-		;;
+		return
+	fi
+	case $base in
+	test) cp "$OBJ/.config" "$dir/.config" ;;
+	allnoconfig) kmake "$dir" "$arch" "$log" allnoconfig || return 1 ;;
+	debian) debian_config "$dir/.config" >>"$log" 2>&1 || return 1 ;;
+	esac
+	if [ $# -gt 0 ]; then
+		set_options "$dir" "$arch" "$log" "$@" || return 1
+	else
+		kmake "$dir" "$arch" "$log" olddefconfig || return 1
+	fi
+	case $build in
+	objects) build_objects "$dir" "$arch" "$log" ;;
+	vmlinux) link "$dir" "$arch" "$log" ;;
 	esac
 }
 
@@ -240,9 +214,12 @@ w1() {
 	echo "    W=1: $(warnings "$log" | wc -l) warnings, all also in the base"
 }
 
-for e in "${entries[@]}"; do
-	stage "matrix: $e"
-	if run_entry "$e"; then
+mapfile -t lines <<<"$plan"
+for line in "${lines[@]}"; do
+	e=${line%% *}
+	stage "matrix: $e, $(python3 -m harness matrix title "$e")"
+	# shellcheck disable=SC2086 # NAME ARCH BASE BUILD NEEDS OPTIONS, words
+	if run_entry $line; then
 		echo "ok: $e"
 		passed=$((passed + 1))
 	else

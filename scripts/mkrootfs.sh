@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Make a guest's root disk from the Debian system image: the counterpart of
-# mkinitramfs.sh for boots with ROOTFS=system.
+# the initramfs (harness/boot.py) for boots with ROOTFS=system.
 #
 # Usage: scripts/mkrootfs.sh OUT.img CMDFILE [DEST=SRC ...]
 #   CMDFILE  shell script the guest runs (latnice-guest.service runs it);

@@ -10,7 +10,7 @@
 # command runs in /extra with /extra and /tests on PATH (the project's
 # static test programs and tools are in /tests).  HOST_PROGRAMS (a setting)
 # names programs of this machine that the guest gets at their own paths
-# with the libraries ldd lists (scripts/host-programs.sh), e.g.
+# with the libraries ldd lists (harness/boot.py), e.g.
 # HOST_PROGRAMS="cyclictest hackbench".  The exit status is the
 # command's, or non-zero when the kernel splats or QEMU times out.
 # (make itself can only exit 0 or 2: use this script when the exact
@@ -35,20 +35,17 @@ for f in "$@"; do
 	[ -f "$f" ] || die "EXTRA file not found: $f"
 	files+=("/extra/$(basename "$f")=$f")
 done
-if [ -n "$HOST_PROGRAMS" ]; then
-	# shellcheck disable=SC2086 # a list of program names
-	mapfile -t -O ${#files[@]} files < <("$TOP/scripts/host-programs.sh" $HOST_PROGRAMS) ||
-		die "HOST_PROGRAMS: see the error above"
-	[ ${#files[@]} -gt 0 ] || die "HOST_PROGRAMS=$HOST_PROGRAMS: nothing to put in the guest"
-fi
+opts=(--list "$tmp/list")
+for p in $HOST_PROGRAMS; do
+	opts+=(--host "$p")
+done
 printf '# make run: no test list\n' >"$tmp/list"
-mapfile -t -O ${#files[@]} files < <(guest_programs "$tmp/list")
 set +e
 if [ -z "$cmd" ]; then
-	"$TOP/scripts/boot.sh" "$(new_results run)" - "${files[@]}"
+	python3 -m harness boot "${opts[@]}" "$(new_results run)" - "${files[@]}"
 	exit
 fi
-SHOW=${SHOW:-guest} "$TOP/scripts/boot.sh" "$(new_results run)" "$tmp/cmd" "${files[@]}"
+SHOW=${SHOW:-guest} python3 -m harness boot "${opts[@]}" "$(new_results run)" "$tmp/cmd" "${files[@]}"
 rc=$?
 set -e
 echo "guest command exit status: $rc"

@@ -61,7 +61,7 @@ class TestPlan(unittest.TestCase):
         self.assertEqual([(b.name, b.rootfs, b.schedstats) for b in b12],
                          [('bench-pgbench-baseline', 'system', False),
                           ('bench-pgbench-patched', 'system', False)])
-        self.assertEqual(runner.boot_env(b12[0], settings.load(env={}), environ={})['ROOTFS'],
+        self.assertEqual(runner.boot_settings(b12[0], settings.load(env={}))['ROOTFS'],
                          'system')
         text = runner.guest_script(b12[1])
         self.assertIn('sh /extra/pgbench.sh -T 5 -c 4 -d -10 -l 19', text)
@@ -338,61 +338,65 @@ class TestFakeRun(unittest.TestCase):
 
 
 class TestRunner(unittest.TestCase):
-    def test_boot_environment_from_settings(self):
-        s = settings.load(env={})
+    def test_boot_settings(self):
+        s = settings.load(env={'ICOUNT': 'x'})
         icount = figures.Boot('b', 'baseline', '1x4x2', 'icount', True, [])
         wall = figures.Boot('b', 'patched', '1x8x2', 'wall', False, [])
-        env = runner.boot_env(icount, s, environ={'PATH': '/bin', 'ICOUNT': 'x'})
-        self.assertEqual(env['KERNEL'], os.path.join(s['BASE_OBJ'], 'arch/x86/boot/bzImage'))
-        self.assertEqual(env['ICOUNT'], s['ICOUNT_REPEATABLE'])
-        self.assertTrue(env['ICOUNT'])
-        self.assertEqual((env['TOPO'], env['ACCEL'], env['GUEST_TIMEOUT'], env['SHOW']),
+        cfg = runner.boot_settings(icount, s)
+        self.assertEqual(cfg['KERNEL'], os.path.join(s['BASE_OBJ'], 'arch/x86/boot/bzImage'))
+        self.assertEqual(cfg['ICOUNT'], s['ICOUNT_REPEATABLE'])
+        self.assertTrue(cfg['ICOUNT'])
+        self.assertEqual((cfg['TOPO'], cfg['ACCEL'], cfg['GUEST_TIMEOUT'], cfg['SHOW']),
                          ('1x4x2', 'tcg', s['BENCH_TIMEOUT'], 'none'))
-        env = runner.boot_env(wall, s, environ={'SHOW': 'progress'})
-        self.assertEqual(env['KERNEL'], os.path.join(s['BENCH_OBJ'], 'arch/x86/boot/bzImage'))
+        cfg = runner.boot_settings(wall, settings.load(env={'SHOW': 'progress'}))
+        self.assertEqual(cfg['KERNEL'], os.path.join(s['BENCH_OBJ'], 'arch/x86/boot/bzImage'))
         self.assertNotEqual(s['BENCH_OBJ'], s['OBJ'])
-        self.assertEqual((env['ICOUNT'], env['SHOW']), ('', 'progress'))
+        self.assertEqual((cfg['ICOUNT'], cfg['SHOW']), ('', 'progress'))
         s = settings.load(env={'BUILD': '/elsewhere', 'BENCH_TIMEOUT': '7'})
         self.assertEqual(runner.lnbench_path(s), '/elsewhere/bench/lnbench')
         self.assertEqual(runner.kernel_of('baseline', s),
                          '/elsewhere/obj-bench-baseline/arch/x86/boot/bzImage')
-        self.assertEqual(runner.boot_env(wall, s, environ={})['GUEST_TIMEOUT'], '7')
+        self.assertEqual(runner.boot_settings(wall, s)['GUEST_TIMEOUT'], '7')
 
-    def test_boot_calls_boot_sh(self):
-        """boot.sh RESULTS_DIR CMDFILE DEST=SRC...: the bench's boot folder,
-        the guest script, lnbench and latnice; the settings' environment."""
+    def test_boot(self):
+        """harness/boot.py's boot(): the bench's boot folder, the guest
+        script, lnbench and latnice; the boot's settings."""
         tmp = tempfile.mkdtemp()
+        seen = {}
+
+        def fake(cfg, results, cmdfile, files):
+            with open(cmdfile) as f:
+                seen.update(cfg=cfg, results=results, cmdfile=cmdfile, files=files,
+                            script=f.read())
+            return 3
         try:
-            os.makedirs(os.path.join(tmp, 'scripts'))
-            fake = os.path.join(tmp, 'scripts', 'boot.sh')
-            with open(fake, 'w') as f:
-                f.write('#!/bin/sh\n'
-                        'cp "$2" "$1/guest-cmd"\n'
-                        'printf "%s\\n" "$@" > "$1/args"\n'
-                        'printf "%s %s %s\\n" "$TOPO" "$ICOUNT" "$ACCEL" > "$1/env"\n'
-                        'exit 3\n')
-            os.chmod(fake, 0o755)
             s = settings.load(env={'BUILD': os.path.join(tmp, 'build')})
             b = figures.plan('quick', ['1'])[1]
             folder = os.path.join(tmp, 'out', 'boots', b.name)
-            with mock.patch.object(runner, 'TOP', tmp), \
+            prog = os.path.join(tmp, 'lnbench')
+            latnice = os.path.join(s['PROGRAMS'], 'latnice')
+            for f in (prog, latnice):
+                os.makedirs(os.path.dirname(f), exist_ok=True)
+                open(f, 'w').close()
+            with mock.patch.object(runner.harness_boot, 'boot', fake), \
                     contextlib.redirect_stdout(io.StringIO()) as out:
-                rc = runner.boot(b, folder, 2, 13, s, '/p/lnbench')
+                rc = runner.boot(b, folder, 2, 13, s, prog)
             self.assertEqual(rc, 3)
             self.assertIn('==> [2/13] patched kernel, 1x4x2, icount mode: 16 runs',
                           out.getvalue())
             self.assertIn('%s: done in' % b.name, out.getvalue())
-            with open(os.path.join(folder, 'args')) as f:
-                args = f.read().splitlines()
-            self.assertEqual(args[0], folder)
-            self.assertFalse(os.path.exists(args[1]))      # the temporary script
-            self.assertEqual(args[2:], ['/extra/lnbench=/p/lnbench', '/tests/latnice=' +
-                                        os.path.join(s['PROGRAMS'], 'latnice')])
-            with open(os.path.join(folder, 'guest-cmd')) as f:
-                self.assertEqual(f.read(), runner.guest_script(b))
-            with open(os.path.join(folder, 'env')) as f:
-                self.assertEqual(f.read().split(), ['1x4x2', s['ICOUNT_REPEATABLE'], 'tcg'])
-            self.assertEqual(sorted(os.listdir(folder)), ['args', 'env', 'guest-cmd'])
+            self.assertEqual(seen['results'], folder)
+            self.assertFalse(os.path.exists(seen['cmdfile']))      # the temporary script
+            self.assertEqual(seen['script'], runner.guest_script(b))
+            self.assertEqual(seen['files'], [('/extra/lnbench', prog), ('/tests/latnice', latnice)])
+            self.assertEqual((seen['cfg']['TOPO'], seen['cfg']['ICOUNT'], seen['cfg']['ACCEL']),
+                             ('1x4x2', s['ICOUNT_REPEATABLE'], 'tcg'))
+            self.assertEqual(os.listdir(folder), [])
+            # A boot that cannot start: its error, exit 1.
+            os.unlink(prog)
+            with contextlib.redirect_stdout(io.StringIO()) as out:
+                self.assertEqual(runner.boot(b, folder, 2, 13, s, prog), 1)
+            self.assertIn('error: file to put in the guest not found: ' + prog, out.getvalue())
         finally:
             shutil.rmtree(tmp)
 

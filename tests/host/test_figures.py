@@ -3,7 +3,6 @@
 claims (each able to fail on planted data) and cover letter block."""
 import os
 import shutil
-import subprocess
 import tempfile
 import unittest
 from unittest import mock
@@ -224,21 +223,6 @@ class TestFigures(unittest.TestCase):
         self.assertIn('patched, 19                1800        95.0           2            0.020',
                       cover)
         self.assertIsNone(figures.packing.cover_pack(good[1:]))
-
-    def test_host_programs(self):
-        """scripts/host-programs.sh: a program and what ldd lists, at their paths."""
-        script = os.path.join(HERE, '..', '..', 'scripts', 'host-programs.sh')
-        out = subprocess.run(['bash', script, 'sh'], stdout=subprocess.PIPE, text=True,
-                             check=True).stdout.split()
-        dests = [x.split('=', 1)[0] for x in out]
-        self.assertTrue(all(d == x.split('=', 1)[1] for d, x in zip(dests, out)))
-        self.assertTrue(any(d.endswith('/libc.so.6') for d in dests), out)
-        self.assertTrue(any('ld-linux' in d for d in dests), out)
-        bad = subprocess.run(['bash', script, 'no-such-program-here'], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-        self.assertNotEqual(bad.returncode, 0)
-        self.assertIn('not found on this machine', bad.stderr)
-        self.assertEqual(bad.stdout, '')
 
     def test_plots(self):
         """With gnuplot: a data file and a PNG per curve, in the bench folder."""

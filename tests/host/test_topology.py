@@ -41,7 +41,7 @@ class TestUsers(unittest.TestCase):
     """Each user of a topology says what the parser says."""
 
     def test_scenario(self):
-        text = 'title: t\ntopology: %s\nprogram: p /tests/p\n'
+        text = 'title: t\ntopo: %s\nprogram: p /tests/p\n'
         for bad, why in BAD.items():
             if bad != bad.strip():
                 continue            # a scenario's value is stripped

@@ -4,7 +4,7 @@ import os
 import sys
 import unittest
 
-from harness import qemu, verdict
+from harness import qemu, settings, verdict
 
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
 
@@ -49,6 +49,38 @@ ok 3 - -R: dash kept
 LATNICE-TEST-END topology 0
 LATNICE-GUEST: exit 0
 """
+
+
+class TestTreeKtap(unittest.TestCase):
+    """KUnit's results read by the tree's kunit_parser.py: suites kept in
+    the names, and a result that never came is a failure."""
+    @classmethod
+    def setUpClass(cls):
+        read = verdict.tree_ktap(settings.load()['SRC'])
+        cls.read = staticmethod(read)
+        if read is None:
+            raise unittest.SkipTest('no tree with tools/testing/kunit/kunit_parser.py '
+                                    '(make apply)')
+
+    def test_suites_in_names(self):
+        v = verdict.parse_console(KUNIT + GUEST_OK, self.read)
+        self.assertEqual(v['kunit'], [
+            ('cpumask.test_cpumask_weight', 'pass'), ('cpumask.test_cpumask_first', 'fail'),
+            ('cpumask.test_cpumask_last', 'skip'), ('params.case_a.p=1', 'pass'),
+            ('params.case_a.p=2', 'pass')])
+        self.assertEqual(verdict.tally(v), (5, 1, 2))
+        self.assertEqual(verdict.parse_console(GUEST_OK, self.read)['kunit'], [])
+
+    def test_crash(self):
+        """KUnit cut short after one case: the cases and the suite it did
+        not report fail, by number."""
+        cut = ''.join(KUNIT.splitlines(True)[:6])
+        self.assertEqual(verdict.parse_console(cut + GUEST_OK, self.read)['kunit'], [
+            ('cpumask.test_cpumask_weight', 'pass'), ('cpumask.#2 (no result)', 'fail'),
+            ('cpumask.#3 (no result)', 'fail'), ('#2 (no result)', 'fail')])
+
+    def test_no_tree(self):
+        self.assertIsNone(verdict.tree_ktap('/nonexistent'))
 
 
 class TestKtap(unittest.TestCase):
@@ -119,6 +151,13 @@ class TestGuestTap(unittest.TestCase):
         v = verdict.parse_console(text)
         self.assertEqual(verdict.tally(v), (1, 1, 0))
         self.assertEqual(v['exit'], 1)
+
+    def test_skip_without_tap(self):
+        """A program that prints no TAP and exits 4 (KSFT_SKIP, as make
+        bisect's stand-in for a program a step lacks) is a skip."""
+        text = ("LATNICE-GUEST: start\nLATNICE-TEST-BEGIN a\n/tests/a is not built here: "
+                "skipped\nLATNICE-TEST-END a 4\nLATNICE-GUEST: exit 0\n")
+        self.assertEqual(verdict.tally(verdict.parse_console(text)), (0, 0, 1))
 
     def test_program_that_never_ends(self):
         text = 'LATNICE-GUEST: start\nLATNICE-TEST-BEGIN a\nok 1 x\n'
