@@ -32,7 +32,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-from . import TOP
+from . import TOP, keyfile
 
 DIR = os.path.join(TOP, 'tests', 'matrix')
 KEYS = {'order', 'arch', 'base', 'options', 'build', 'needs'}
@@ -61,22 +61,11 @@ class Entry:
 
 def parse(text, name='?'):
     """An entry file's text as an Entry; MatrixError names what is wrong."""
-    e = Entry(name)
-    comments = []
+    e = Entry(name, title=keyfile.description(text))
 
     def bad(n, why):
         raise MatrixError('matrix entry %s, line %d: %s' % (name, n, why))
-    for n, line in enumerate(text.splitlines(), 1):
-        if line.lstrip().startswith('#'):
-            if not e.arch and not e.base and not e.build:
-                comments.append(line.lstrip('# ').rstrip())
-            continue
-        if not line.strip():
-            continue
-        key, sep, val = line.partition(':')
-        key, val = key.strip(), val.strip()
-        if not sep or key not in KEYS:
-            bad(n, 'not "key: value" with a key of %s' % ', '.join(sorted(KEYS)))
+    for n, key, val in keyfile.items(text, KEYS, bad):
         if key == 'order':
             if not val.isdigit():
                 bad(n, 'order must be a number, not %r' % val)
@@ -98,9 +87,8 @@ def parse(text, name='?'):
     for key in ('arch', 'base', 'build'):
         if not getattr(e, key):
             raise MatrixError('matrix entry %s: no %s' % (name, key))
-    if not comments:
+    if not e.title:
         raise MatrixError('matrix entry %s: no comment that describes it' % name)
-    e.title = ' '.join(comments)
     if (e.base == 'debian' or e.build == 'w1') and e.arch != 'x86_64':
         raise MatrixError('matrix entry %s: base: debian and build: w1 are x86_64 only' % name)
     return e

@@ -47,7 +47,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Optional
 
-from . import TOP, topology
+from . import TOP, keyfile, topology
 
 DIR = os.path.join(TOP, 'tests', 'guest', 'scenarios')
 KEYS = {'title', 'order', 'targets', 'topo', 'append', 'cgroup', 'icount',
@@ -89,13 +89,7 @@ def parse(text, name='?'):
 
     def bad(n, why):
         raise ScenarioError('scenario %s, line %d: %s' % (name, n, why))
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith('#'):
-            continue
-        key, sep, val = line.partition(':')
-        key, val = key.strip(), val.strip()
-        if not sep or key not in KEYS:
-            bad(n, 'not "key: value" with a key of %s' % ', '.join(sorted(KEYS)))
+    for n, key, val in keyfile.items(text, KEYS, bad):
         if key == 'title':
             sc.title = val
         elif key == 'order':

@@ -11,18 +11,7 @@ from unittest import mock
 
 from harness import TOP, boot, settings
 
-SCENARIO = """\
-title: a test boot
-targets: check
-topo: 1x2x2
-append: foo=1
-cgroup: v1
-icount: yes
-autogroup: on
-numbering: apart
-program: a /tests/a -v
-program: b sh -c 'x y'
-"""
+from .test_scenario import GOOD as SCENARIO
 
 
 class TestBoot(unittest.TestCase):
@@ -113,14 +102,15 @@ class TestBoot(unittest.TestCase):
         cfg = seen['cfg']
         self.assertEqual((cfg['TOPO'], cfg['APPEND'], cfg['CGROUP'], cfg['ICOUNT'],
                           cfg['AUTOGROUP'], cfg['NUMBERING'], cfg['ROOTFS'], cfg['KERNEL']),
-                         ('1x2x2', 'x=2 foo=1', 'v1', s['ICOUNT_REPEATABLE'], 'on', 'apart', '',
+                         ('1x2x2', 'x=2 foo=1', 'v1', s['ICOUNT_REPEATABLE'], 'off', 'apart', '',
                           s['KERNEL']))
         self.assertEqual(seen['cmd'], 'run-tests\n')
         with open(seen['files']['/tests/list']) as f:
             self.assertEqual(f.read(), "a /tests/a -v\nb sh -c 'x y'\n")
         # The ICOUNT setting wins; the baseline kernel is the test config's.
         s = boot.configure(env={'ICOUNT': 'shift=1'})
-        self.put('sc/base', SCENARIO.replace('cgroup: v1\n', '') + 'kernel: baseline\n')
+        self.put('sc/base', SCENARIO.replace('cgroup: v1\n', '').replace(
+            'targets: check bisect', 'targets: check') + 'kernel: baseline\n')
         with mock.patch.object(boot, 'boot', fake), contextlib.redirect_stdout(io.StringIO()):
             boot.boot_scenario('base', results, s, folder)
         self.assertEqual(seen['cfg']['ICOUNT'], 'shift=1')
