@@ -4,6 +4,7 @@
     settings    scripts/settings (every default) with the environment's values
     scenario    tests/guest/scenarios/: which boot runs which tests
     matrix      tests/matrix/: the configurations make matrix builds
+    keyfile     the reader of the "key: value" files of both
     madt        the ACPI MADT that numbers SMT siblings apart
     qemu        the QEMU and kernel command lines of a boot, and the boot
     boot        a boot from the settings or a scenario: the initramfs, the
