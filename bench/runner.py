@@ -222,7 +222,7 @@ def boot(b, results, i, total, s, prog):
     try:
         rc = harness_boot.boot(boot_settings(b, s), results, cmdfile,
                                harness_boot.pairs(files))
-    except harness_boot.BootError as e:
+    except (harness_boot.BootError, OSError) as e:
         log('    error: %s' % e)
         rc = 1
     finally:

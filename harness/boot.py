@@ -215,10 +215,15 @@ def check(s):
         raise BootError('TOPO=%s: %s' % (s['TOPO'], e))
     for name, choices in (('NUMBERING', topology.NUMBERINGS), ('ROOTFS', ('', 'system')),
                           ('AUTOGROUP', ('on', 'off')), ('CGROUP', ('v1', 'v2')),
-                          ('ACCEL', ACCELS)):
+                          ('ACCEL', ACCELS), ('SHOW', ('', 'progress', 'guest', 'all', 'none'))):
         if s[name] not in choices:
             raise BootError('%s=%s: %s' % (name, s[name], ' or '.join(
                 c or 'empty' for c in choices)))
+    try:
+        if float(s['GUEST_TIMEOUT']) <= 0:
+            raise ValueError
+    except ValueError:
+        raise BootError('GUEST_TIMEOUT=%s: seconds, a number above 0' % s['GUEST_TIMEOUT'])
     if s['CGROUP'] == 'v1' and s['ROOTFS']:
         raise BootError('CGROUP=v1 needs the initramfs (systemd owns the cgroup hierarchy '
                         'of ROOTFS=%s)' % s['ROOTFS'])
@@ -234,6 +239,8 @@ def boot(s, results, cmdfile, files):
     @files ([(dest, src)]) into @results; the exit status."""
     check(s)
     interactive = cmdfile is None
+    if not interactive and not os.path.isfile(cmdfile):
+        raise BootError('the guest command %s is not a file' % cmdfile)
     if interactive and s['ROOTFS'] != 'system':
         raise BootError('a shell on the console needs ROOTFS=system (the initramfs runs '
                         'a command)')
@@ -375,7 +382,7 @@ def main(argv):
             initramfs(s, argv[0], argv[1], files)
             return 0
         return boot(s, argv[0], None if argv[1] == '-' else argv[1], files)
-    except (BootError, scenario.ScenarioError) as e:
+    except (BootError, scenario.ScenarioError, OSError) as e:
         print('error: %s' % e, file=sys.stderr)
         return 1
 

@@ -91,6 +91,9 @@ def parse(text, name='?'):
         raise MatrixError('matrix entry %s: no comment that describes it' % name)
     if (e.base == 'debian' or e.build == 'w1') and e.arch != 'x86_64':
         raise MatrixError('matrix entry %s: base: debian and build: w1 are x86_64 only' % name)
+    if e.build == 'w1' and (e.base != 'test' or e.options):
+        # w1 compares the test config's objects with the base tree's.
+        raise MatrixError('matrix entry %s: build: w1 takes base: test and no options' % name)
     return e
 
 
@@ -100,8 +103,11 @@ def names(folder=DIR):
 
 def load(name, folder=DIR):
     if name not in names(folder):
-        raise MatrixError("no matrix entry '%s' (entries: %s)"
-                          % (name, ' '.join(e.name for e in entries(folder))))
+        try:
+            known = [e.name for e in entries(folder)]
+        except MatrixError:         # one that does not parse: by name
+            known = names(folder)
+        raise MatrixError("no matrix entry '%s' (entries: %s)" % (name, ' '.join(known)))
     with open(os.path.join(folder, name)) as f:
         return parse(f.read(), name)
 

@@ -37,11 +37,10 @@ command line, python3 -m harness verdict ...:
 harness/qemu.py writes DIR/verdict.json with judge(); every caller reads
 that file (through the subcommands above or load()), never the boot's stdout.
 """
-import importlib.util
-import io
 import json
 import os
 import re
+import subprocess
 import sys
 
 from . import settings
@@ -128,46 +127,37 @@ def count_ktap(lines):
     return leaves
 
 
-# kunit_parser's TestStatus names as the verdict's statuses; NO_TESTS (a
-# suite without cases) has no leaf to count.
-KUNIT_STATUS = {'SUCCESS': 'pass', 'SKIPPED': 'skip', 'FAILURE': 'fail',
-                'TEST_CRASHED': 'fail', 'FAILURE_TO_PARSE_TESTS': 'fail'}
+# Seconds the tree's KTAP parser may take for one boot (it takes well
+# under one).
+KTAP_TIMEOUT = 30
 
 
 def tree_ktap(src):
     """The tree @src's KTAP reader, tools/testing/kunit/kunit_parser.py, as
     a function of the boot's console lines to [(name, status)] like
-    count_ktap(), a leaf named with its suites; None without the file."""
+    count_ktap(), a leaf named with its suites; None without the file.
+    It runs in a process of its own (harness/ktap.py), for KTAP_TIMEOUT
+    seconds at most; when it fails, count_ktap() counts the leaves."""
     folder = os.path.join(src, 'tools', 'testing', 'kunit')
-    mods = {}
-    # kunit_parser imports kunit_printer as a top-level module.
-    for name in ('kunit_printer', 'kunit_parser'):
-        path = os.path.join(folder, name + '.py')
-        if not os.path.isfile(path):
-            return None
-        spec = importlib.util.spec_from_file_location(name, path)
-        mods[name] = importlib.util.module_from_spec(spec)
-        sys.modules.setdefault(name, mods[name])
-        spec.loader.exec_module(mods[name])
-    parser = mods['kunit_parser']
-    # It prints what it parses, as kunit.py shows it: not here.
-    parser.stdout = mods['kunit_printer'].Printer(io.StringIO())
-
-    def leaves(test, prefix, n):
-        # A result that never came (a crash) has no name: its number.
-        name = prefix + (test.name or '#%d (no result)' % n)
-        if not test.subtests:
-            if test.status.name in KUNIT_STATUS:
-                yield name, KUNIT_STATUS[test.status.name]
-            return
-        for i, sub in enumerate(test.subtests, 1):
-            yield from leaves(sub, name + '.', i)
+    if not all(os.path.isfile(os.path.join(folder, f))
+               for f in ('kunit_parser.py', 'kunit_printer.py')):
+        return None
 
     def read(lines):
         if not any(KTAP_START_RE.search(line) for line in lines):
             return []
-        top = parser.parse_run_tests(lines)
-        return [leaf for i, sub in enumerate(top.subtests, 1) for leaf in leaves(sub, '', i)]
+        top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        try:
+            out = subprocess.run([sys.executable, '-m', 'harness.ktap', folder],
+                                 input='\n'.join(lines), stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, timeout=KTAP_TIMEOUT,
+                                 cwd=top, check=True).stdout
+            return [tuple(leaf) for leaf in json.loads(out)]
+        except (subprocess.SubprocessError, ValueError) as e:
+            why = str(e).splitlines()[0] if str(e) else type(e).__name__
+            print('    kunit_parser.py could not read this boot (%s): counted without it'
+                  % why, file=sys.stderr)
+            return count_ktap(lines)
     return read
 
 

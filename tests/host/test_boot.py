@@ -154,9 +154,14 @@ class TestBoot(unittest.TestCase):
                             ({'NUMBERING': 'odd'}, 'NUMBERING=odd: adjacent or apart'),
                             ({'CGROUP': 'v1', 'ROOTFS': 'system'}, 'CGROUP=v1 needs'),
                             ({'ROOTFS': 'disk'}, 'ROOTFS=disk'),
-                            ({'KERNEL': kernel + '.missing'}, "run 'make kernel' first")):
+                            ({'KERNEL': kernel + '.missing'}, "run 'make kernel' first"),
+                            ({'SHOW': 'loud'}, 'SHOW=loud'),
+                            ({'GUEST_TIMEOUT': 'soon'}, 'GUEST_TIMEOUT=soon')):
             with self.assertRaisesRegex(boot.BootError, why):
                 boot.check(dict(good, **change))
+        with self.assertRaisesRegex(boot.BootError, 'is not a file'), \
+                mock.patch.object(boot, 'check', lambda s: None):
+            boot.boot(good, os.path.join(self.tmp, 'r'), os.path.join(self.tmp, 'no-cmd'), [])
         with self.assertRaisesRegex(boot.BootError, 'needs ROOTFS=system'), \
                 mock.patch.object(boot, 'check', lambda s: None):
             boot.boot(good, os.path.join(self.tmp, 'r'), None, [])

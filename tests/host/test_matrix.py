@@ -40,7 +40,9 @@ class TestMatrix(unittest.TestCase):
                           (GOOD.replace('build: objects\n', ''), 'no build'),
                           (GOOD.replace('# A test entry.\n', ''), 'no comment'),
                           (GOOD + 'color: red\n', 'not "key: value"'),
-                          (GOOD.replace('base: allnoconfig', 'base: debian'), 'x86_64 only')):
+                          (GOOD.replace('base: allnoconfig', 'base: debian'), 'x86_64 only'),
+                          (GOOD.replace('arch: i386', 'arch: x86_64').replace(
+                              'build: objects', 'build: w1'), 'w1 takes base: test')):
             with self.assertRaisesRegex(matrix.MatrixError, why):
                 matrix.parse(text, 'x')
 

@@ -1,8 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """The console judge (harness/verdict.py) and the QEMU command (harness/qemu.py)."""
+import contextlib
+import io
 import os
+import shutil
 import sys
+import tempfile
 import unittest
+from unittest import mock
 
 from harness import qemu, settings, verdict
 
@@ -81,6 +86,28 @@ class TestTreeKtap(unittest.TestCase):
 
     def test_no_tree(self):
         self.assertIsNone(verdict.tree_ktap('/nonexistent'))
+
+
+
+class TestTreeKtapFallback(unittest.TestCase):
+    def test_parser_that_fails_or_hangs(self):
+        """A tree parser that raises or never returns: the leaves are
+        counted without it, within KTAP_TIMEOUT."""
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        folder = os.path.join(tmp, 'tools', 'testing', 'kunit')
+        os.makedirs(folder)
+        with open(os.path.join(folder, 'kunit_printer.py'), 'w') as f:
+            f.write('class Printer:\n    def __init__(self, out):\n        pass\n')
+        for body in ('raise ValueError("LineStream: going past EOF")', 'while True:\n        pass'):
+            with open(os.path.join(folder, 'kunit_parser.py'), 'w') as f:
+                f.write('stdout = None\n\n\ndef parse_run_tests(lines):\n    %s\n' % body)
+            read = verdict.tree_ktap(tmp)
+            with mock.patch.object(verdict, 'KTAP_TIMEOUT', 2), \
+                    contextlib.redirect_stderr(io.StringIO()) as err:
+                got = verdict.parse_console(KUNIT + GUEST_OK, read)['kunit']
+            self.assertEqual(got, verdict.count_ktap(KUNIT.splitlines()))
+            self.assertIn('counted without it', err.getvalue())
 
 
 class TestKtap(unittest.TestCase):
