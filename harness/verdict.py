@@ -43,7 +43,7 @@ import re
 import subprocess
 import sys
 
-from . import settings
+from . import TOP, settings
 
 # An optional printk timestamp ("[    1.234567] ") before kernel lines.
 TS = r'(?:\[\s*\d+\.\d+\]\s?)?'
@@ -146,12 +146,11 @@ def tree_ktap(src):
     def read(lines):
         if not any(KTAP_START_RE.search(line) for line in lines):
             return []
-        top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         try:
             out = subprocess.run([sys.executable, '-m', 'harness.ktap', folder],
                                  input='\n'.join(lines), stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True, timeout=KTAP_TIMEOUT,
-                                 cwd=top, check=True).stdout
+                                 cwd=TOP, check=True).stdout
             return [tuple(leaf) for leaf in json.loads(out)]
         except (subprocess.SubprocessError, ValueError) as e:
             why = str(e).splitlines()[0] if str(e) else type(e).__name__

@@ -123,8 +123,7 @@ def slice_stats(records, kernel, row, value, load='hackbench', figure='6'):
     rs = [r for r in records if r['figure'] == figure and r['kernel'] == kernel
           and r.get('row') == row and r['value'] == value and r.get('load') == load]
     out = {}
-    for k in SLICE_KEYS + ('hackbench_s', 'cpu_pct', 'runnable', 'thread_cpu_pct',
-                           'thread_runnable'):
+    for k in SLICE_KEYS + ('hackbench_s', 'thread_cpu_pct', 'thread_runnable'):
         xs = [num(r, k) for r in rs]
         xs = [x for x in xs if x is not None and x >= 0]
         if xs:

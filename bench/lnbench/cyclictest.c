@@ -14,14 +14,13 @@
  *	slack SLACK_NS (PR_SET_TIMERSLACK; SCHED_OTHER threads sleep with
  *	50 us by default, RT ones with none).  Reports cyclictest's
  *	average, p50, p99, p99.9 and maximum latency (us, the percentiles
- *	from its histogram), the CPU it used (cpu_pct, percent of the run's
- *	time, its start-up and histogram dump included), the average number
- *	of runnable tasks meanwhile (runnable: the time tasks ran or waited
- *	on a runqueue, from /proc/schedstat, over the run's time and the
- *	CPUs; -1 without it), the same two over the time its measuring
- *	threads ran, the threads' CPU alone (thread_cpu_pct: their
- *	sum_exec_runtime from /proc/PID/task/TID/schedstat, from the first
- *	poll that saw them to the last; thread_runnable) and the median
+ *	from its histogram), the CPU its measuring threads used
+ *	(thread_cpu_pct: their sum_exec_runtime from
+ *	/proc/PID/task/TID/schedstat, percent of the time from the first
+ *	poll that saw them to the last), the average number of runnable
+ *	tasks meanwhile (thread_runnable: the time tasks ran or waited on a
+ *	runqueue, from /proc/schedstat, over that time and the CPUs; -1
+ *	without it) and the median
  *	time (s) of the hackbench runs that finished meanwhile.  The polls
  *	come every 20 ms until the threads show up, then at intervals that
  *	double up to POLL_MAX_US, so that lnbench itself wakes a few times
@@ -207,7 +206,6 @@ int do_cyclictest(int argc, char **argv)
 	int c, n = 1, fds[2], status, nhb = 0, hogs = 0, lnice = 0;
 	uint64_t runtime = 0, over = 0;
 	long slack = -1;
-	double t0, cpu_pct, rq0, runnable = -1;
 	double w0 = -1, w1 = -1, cpu0 = 0, cpu1 = 0, wrq0 = 0, wrq1 = 0;
 	double thread_cpu_pct = -1, thread_runnable = -1;
 	useconds_t poll = POLL_MIN_US;
@@ -272,8 +270,6 @@ int do_cyclictest(int argc, char **argv)
 		set_other(runtime, false, 0);
 	if (slack > 0 && prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0))
 		die("PR_SET_TIMERSLACK");
-	rq0 = runqueue_ns();
-	t0 = now_ns() / 1e9;
 	pid = fork();
 	if (pid < 0)
 		die("fork");
@@ -307,11 +303,6 @@ int do_cyclictest(int argc, char **argv)
 		}
 		usleep(poll);
 	}
-	cpu_pct = 100 * (ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-			 ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6) / (now_ns() / 1e9 - t0);
-	if (rq0 > 0)
-		runnable = (runqueue_ns() - rq0) / 1e9 / (now_ns() / 1e9 - t0) /
-			   sysconf(_SC_NPROCESSORS_ONLN);
 	if (w1 > w0) {
 		thread_cpu_pct = 100 * (cpu1 - cpu0) / 1e9 / (w1 - w0);
 		if (wrq0 > 0)
@@ -363,9 +354,8 @@ int do_cyclictest(int argc, char **argv)
 	p99 = p99 < 0 ? maxl : p99;
 	p999 = p999 < 0 ? maxl : p999;
 	qsort(hbt, nhb, sizeof(hbt[0]), cmp_u64);
-	printf("BENCH mode=cyclictest samples=%.0f avg_us=%.0f p50_us=%.0f p99_us=%.0f p999_us=%.0f max_us=%.0f overflows=%llu cpu_pct=%.2f runnable=%.2f thread_cpu_pct=%.3f thread_runnable=%.2f hackbench_runs=%d hackbench_s=%.6f\n",
-	       total, avg, p50, p99, p999, maxl, (unsigned long long)over, cpu_pct, runnable,
-	       thread_cpu_pct, thread_runnable, nhb,
+	printf("BENCH mode=cyclictest samples=%.0f avg_us=%.0f p50_us=%.0f p99_us=%.0f p999_us=%.0f max_us=%.0f overflows=%llu thread_cpu_pct=%.3f thread_runnable=%.2f hackbench_runs=%d hackbench_s=%.6f\n",
+	       total, avg, p50, p99, p999, maxl, (unsigned long long)over, thread_cpu_pct, thread_runnable, nhb,
 	       nhb ? hbt[nhb / 2] / 1e9 : -1.0);
 	return 0;
 }

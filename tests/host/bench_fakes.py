@@ -35,6 +35,6 @@ def fake_data(boot, run):
             base = 60
         return dict(mode='cyclictest', samples=1000, avg_us=base, p50_us=base // 2,
                     p99_us=base * 2, p999_us=base * 3, max_us=base * 4, overflows=0,
-                    cpu_pct=2.0, runnable=3.0, thread_cpu_pct=0.5, thread_runnable=2.5,
+                    thread_cpu_pct=0.5, thread_runnable=2.5,
                     hackbench_runs=5, hackbench_s=0.5)
     return dict(mode='messaging', seconds=1.25)

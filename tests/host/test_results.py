@@ -43,7 +43,7 @@ def fake_run(p99_at_20, code):
         runs.append(dict(figure='6', workload='cyclictest', kernel=kernel, row=row, value=v,
                          load='hackbench', boot='bench-slice-' + kernel, ok=True,
                          avg_us=p99 / 2, p50_us=p99 / 4, p99_us=p99, p999_us=2 * p99,
-                         max_us=3 * p99, hackbench_s=0.69, cpu_pct=5.0))
+                         max_us=3 * p99, hackbench_s=0.69, thread_cpu_pct=5.0))
     boots = [dict(name='bench-slice-' + k, kernel=k, topo='1x1x1', mode='icount',
                   schedstats=False, qemu='qemu-system-x86_64 -icount shift=0')
              for k in ('baseline', 'patched')]
