@@ -6,12 +6,14 @@ output: [[name, status], ...], a leaf named with its suites
 (suite.case.parameter), status pass, fail or skip, a case that never
 reported a failure by number.  harness/verdict.py's tree_ktap() runs it
 in a process of its own, with a time limit: the parser can raise on, or
-never finish, a log that interleaves other kernel lines with KTAP.
+never finish, a damaged log.  Other kernel lines that the console
+interleaves with KTAP are left out first (ktap_only()).
 """
 import importlib.util
 import io
 import json
 import os
+import re
 import sys
 
 # kunit_parser's TestStatus names as the verdict's statuses; NO_TESTS (a
@@ -33,6 +35,26 @@ def load(folder):
     return mods['kunit_parser']
 
 
+# A console line's printk time stamp, and what starts a KTAP line.
+STAMP = re.compile(r'^\[\s*\d+\.\d+\] ?')
+KTAP_WORDS = ('KTAP version', 'TAP version', '1..', 'ok ', 'not ok ', '#')
+
+
+def ktap_only(lines):
+    """@lines without the kernel's own messages that came between KTAP
+    lines ("input: AT Translated Set 2 keyboard ..." between a suite's
+    "KTAP version 1" and its "# Subtest:" makes the parser take the
+    suite's name, and its results, for another suite's).  A line stays
+    when, without its time stamp, it starts a KTAP line or is indented (a
+    test's own log lines are); KTAP has no other unindented lines."""
+    out = []
+    for line in lines:
+        rest = STAMP.sub('', line, count=1)
+        if rest[:1].isspace() or rest.startswith(KTAP_WORDS):
+            out.append(line)
+    return out
+
+
 def leaves(test, prefix, n):
     # A result that never came (a crash) has no name: its number.
     name = prefix + (test.name or '#%d (no result)' % n)
@@ -48,7 +70,7 @@ def main(argv):
     if len(argv) != 1:
         print('usage: python3 -m harness.ktap FOLDER < CONSOLE', file=sys.stderr)
         return 2
-    top = load(argv[0]).parse_run_tests(sys.stdin.read().splitlines())
+    top = load(argv[0]).parse_run_tests(ktap_only(sys.stdin.read().splitlines()))
     json.dump([leaf for i, sub in enumerate(top.subtests, 1) for leaf in leaves(sub, '', i)],
               sys.stdout)
     return 0

@@ -84,6 +84,18 @@ class TestTreeKtap(unittest.TestCase):
             ('cpumask.test_cpumask_weight', 'pass'), ('cpumask.#2 (no result)', 'fail'),
             ('cpumask.#3 (no result)', 'fail'), ('#2 (no result)', 'fail')])
 
+    def test_kernel_lines_between(self):
+        """Kernel messages between KTAP lines (one between a suite's
+        "KTAP version 1" and its "# Subtest:" once made the parser merge
+        the suites that followed into one without a name) are left out."""
+        lines = KUNIT.splitlines(True)
+        at = next(i for i, line in enumerate(lines) if 'Subtest: params' in line)
+        noisy = ''.join(lines[:at] + [
+            '[    3.100009] input: AT Translated Set 2 keyboard as /devices/serio0/input3\n',
+            '[    3.100009] root domain span: 0-13,15\n'] + lines[at:])
+        self.assertEqual(verdict.parse_console(noisy + GUEST_OK, self.read)['kunit'],
+                         verdict.parse_console(KUNIT + GUEST_OK, self.read)['kunit'])
+
     def test_no_tree(self):
         self.assertIsNone(verdict.tree_ktap('/nonexistent'))
 
