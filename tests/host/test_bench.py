@@ -101,7 +101,8 @@ def figure20():
 
 class TestRegistry(unittest.TestCase):
     def test_only_from_the_registry(self):
-        every = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14']
+        every = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14',
+                 '15']
         self.assertEqual(list(figures.FIGURES), every)
         self.assertEqual(figures.select(''), every)
         self.assertEqual(figures.select(None), every)
@@ -127,7 +128,7 @@ class TestRegistry(unittest.TestCase):
         self.assertEqual(figures.select('20', reg), ['2', '20'])
         self.assertEqual(figures.select('', reg),
                          ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13',
-                          '14', '20'])
+                          '14', '15', '20'])
         boots = figures.plan('full', ['20'], reg)
         self.assertEqual([b.name for b in boots], ['bench-twenty'])
         self.assertEqual(boots[0].runs[0].cmd, ['rtt', '-n', 2])
@@ -257,7 +258,7 @@ class TestFakeRun(unittest.TestCase):
         self.assertEqual(saved, data)
         self.assertNotIn(self.tmp, json.dumps(saved))
         self.assertEqual(saved['figures'], ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11',
-                                            '12', '13', '14'])
+                                            '12', '13', '14', '15'])
         for b in saved['boots']:
             self.assertEqual(b['results'], 'boots/' + b['name'])
             self.assertEqual(b['exit'], 0)

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """make bench's figures of the tail on the host: figure 6 (cyclictest under
-load, the sweep), 13 (mainline's later buddy fix) and 14 (the floor): each
-one's plan, table, checked claims (each able to fail on planted data) and
-cover letter block."""
+load, the sweep), 13 (mainline's later buddy fix), 14 (the floor) and 15
+(HRTICK): each one's plan, table, checked claims (each able to fail on
+planted data) and cover letter block."""
 import unittest
 
 from bench import figures
@@ -159,6 +159,48 @@ class TestTailFigures(unittest.TestCase):
         table = figures.floor.figure14(recs, p)
         self.assertIn('| 8 CPU hogs | 100 Hz | latency nice -20, 1 ns timer slack | 3 | 30 | 120 |',
                       table)
+
+    def test_hrtick(self):
+        """Figure 15: each row without and with HRTICK, and claims that can fail."""
+        p = figures.hrtick.HRTICK_MODES['quick']
+        boots = figures.hrtick.plan_hrtick(p)
+        self.assertEqual([(b.kernel, b.topo, b.mode) for b in boots],
+                         [('patched', '1x1x1', 'icount')])
+        runs = boots[0].runs
+        self.assertEqual(len(runs), 3 * 3 * 9)
+        # Every run sets the feature, on for the "-hrtick" rows only.
+        self.assertEqual({(r.meta['row'].endswith('-hrtick'), r.features) for r in runs},
+                         {(False, ('NO_HRTICK',)), (True, ('HRTICK',))})
+        self.assertEqual({r.meta['row'] for r in runs if 'fifo' in r.meta['row']}, {'fifo'})
+        self.assertIn(['-s', 1, '--', '--policy', 'other'],
+                      [r.cmd[3:8] for r in runs if r.meta['row'] == 'slack1-hrtick'])
+        recs = [dict(figure='15', kernel=b.kernel, value=r.value, **r.meta,
+                     **{k: v for k, v in fake_data(b, r).items() if k != 'mode'})
+                for b in boots for r in b.runs]
+        claims = figures.hrtick.claims_hrtick
+        text = claims(recs)
+        self.assertEqual(text.count(': holds'), 9, text)
+        self.assertIn("HRTICK under hackbench -g 2: -20 with 1 ns of timer slack within 4x of "
+                      "SCHED_FIFO's max: holds (max 240 us with HRTICK, 240 without, FIFO 200)",
+                      text)
+        far = [dict(r, max_us=900) if r['row'] == 'slack1-hrtick' else r for r in recs]
+        self.assertEqual(claims(far).count("4x of SCHED_FIFO's max: FAILS"), 3)
+        worse = [dict(r, p99_us=200) if r['row'] == 'slack1-hrtick' and
+                 r['load'] == 'hackbench' else r for r in recs]
+        self.assertIn("HRTICK under hackbench -g 1: -20's p99 with 1 ns of timer slack no worse "
+                      "than without (10% + 5 us of noise): FAILS (200 against 120 us)",
+                      claims(worse))
+        slow = [dict(r, hackbench_s=0.52) if r['row'] == 'other-hrtick' else r for r in recs]
+        self.assertEqual(claims(slow).count('of its time without: FAILS'), 3)
+        self.assertEqual(claims([]).count('NOT CHECKED'), 9)
+        cover = figures.hrtick.cover_hrtick(recs)
+        self.assertIn('  -20, 1 ns timer slack         120 (240)      120 (240)', cover)
+        self.assertIn('  SCHED_FIFO 95                 100 (200)              -', cover)
+        self.assertIsNone(figures.hrtick.cover_hrtick(
+            [r for r in recs if not r['row'].endswith('-hrtick')]))
+        table = figures.hrtick.figure15(recs, p)
+        self.assertIn('| hackbench -g 4 | latency nice -20, 1 ns timer slack | on | 3 | 30 | '
+                      '120 |', table)
 
     def test_mainline_fix(self):
         """Figure 13: three kernels in one run, and claims that can fail."""
