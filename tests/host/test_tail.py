@@ -10,6 +10,18 @@ from bench import figures
 from .bench_fakes import fake_data
 
 
+def one_patched_boot(test, fid, plan, p):
+    """The runs of figure @fid's plan(@p), which must be one boot of the
+    patched kernel on one CPU under -icount, and their fake records."""
+    boots = plan(p)
+    test.assertEqual([(b.kernel, b.topo, b.mode) for b in boots],
+                     [('patched', '1x1x1', 'icount')])
+    recs = [dict(figure=fid, kernel=b.kernel, value=r.value, **r.meta,
+                 **{k: v for k, v in fake_data(b, r).items() if k != 'mode'})
+            for b in boots for r in b.runs]
+    return boots[0].runs, recs
+
+
 class TestTailFigures(unittest.TestCase):
     def test_slice_face(self):
         """Figure 6: the plan's rows, the table, and each claim measured."""
@@ -108,10 +120,7 @@ class TestTailFigures(unittest.TestCase):
     def test_floor(self):
         """Figure 14: both sleepers under every load, and claims that can fail."""
         p = figures.floor.FLOOR_MODES['quick']
-        boots = figures.floor.plan_floor(p)
-        self.assertEqual([(b.kernel, b.topo, b.mode) for b in boots],
-                         [('patched', '1x1x1', 'icount')])
-        runs = boots[0].runs
+        runs, recs = one_patched_boot(self, '14', figures.floor.plan_floor, p)
         self.assertEqual(len(runs), 3 * 5 * 4)
         self.assertEqual({r.meta['load'] for r in runs}, set(figures.tail.SWEEP_LOADS))
         self.assertIn(['-s', 1, '--', '--policy', 'other', '-t', '1', '-a', '0', '-i', '10000',
@@ -120,9 +129,6 @@ class TestTailFigures(unittest.TestCase):
                        '-m', '-l', 1000], [r.cmd[3:] for r in runs])
         self.assertEqual({r.value for r in runs if r.meta['row'].endswith('slack1')}, {-20})
         self.assertEqual({r.value for r in runs if r.meta['row'].endswith('fifo')}, {None})
-        recs = [dict(figure='14', kernel=b.kernel, value=r.value, **r.meta,
-                     **{k: v for k, v in fake_data(b, r).items() if k != 'mode'})
-                for b in boots for r in b.runs]
         claims = figures.floor.claims_floor
         text = claims(recs)
         floor = " -20 with 1 ns of timer slack within 2x of SCHED_FIFO's p99 and 4x of its max: "
@@ -163,10 +169,7 @@ class TestTailFigures(unittest.TestCase):
     def test_hrtick(self):
         """Figure 15: each row without and with HRTICK, and claims that can fail."""
         p = figures.hrtick.HRTICK_MODES['quick']
-        boots = figures.hrtick.plan_hrtick(p)
-        self.assertEqual([(b.kernel, b.topo, b.mode) for b in boots],
-                         [('patched', '1x1x1', 'icount')])
-        runs = boots[0].runs
+        runs, recs = one_patched_boot(self, '15', figures.hrtick.plan_hrtick, p)
         self.assertEqual(len(runs), 3 * 3 * 9)
         # Every run sets the feature, on for the "-hrtick" rows only.
         self.assertEqual({(r.meta['row'].endswith('-hrtick'), r.features) for r in runs},
@@ -174,9 +177,6 @@ class TestTailFigures(unittest.TestCase):
         self.assertEqual({r.meta['row'] for r in runs if 'fifo' in r.meta['row']}, {'fifo'})
         self.assertIn(['-s', 1, '--', '--policy', 'other'],
                       [r.cmd[3:8] for r in runs if r.meta['row'] == 'slack1-hrtick'])
-        recs = [dict(figure='15', kernel=b.kernel, value=r.value, **r.meta,
-                     **{k: v for k, v in fake_data(b, r).items() if k != 'mode'})
-                for b in boots for r in b.runs]
         claims = figures.hrtick.claims_hrtick
         text = claims(recs)
         self.assertEqual(text.count(': holds'), 9, text)
