@@ -217,7 +217,9 @@ w1() {
 mapfile -t lines <<<"$plan"
 for line in "${lines[@]}"; do
 	e=${line%% *}
-	stage "matrix: $e, $(python3 -m harness matrix title "$e")"
+	# The stage line names the entry; its description follows, once.
+	stage "matrix: $e"
+	echo "    $(python3 -m harness matrix title "$e")"
 	# shellcheck disable=SC2086 # NAME ARCH BASE BUILD NEEDS OPTIONS, words
 	if run_entry $line; then
 		echo "ok: $e"
