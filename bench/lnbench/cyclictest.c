@@ -209,7 +209,6 @@ int do_cyclictest(int argc, char **argv)
 	double w0 = -1, w1 = -1, cpu0 = 0, cpu1 = 0, wrq0 = 0, wrq1 = 0;
 	double thread_cpu_pct = -1, thread_runnable = -1;
 	useconds_t poll = POLL_MIN_US;
-	struct rusage ru;
 	pid_t load = -1, pid;
 	FILE *f;
 
@@ -285,7 +284,7 @@ int do_cyclictest(int argc, char **argv)
 	 * run: from the first poll that sees them to the last.  Once they
 	 * run, each poll waits twice as long as the one before.
 	 */
-	while (wait4(pid, &status, WNOHANG, &ru) == 0) {
+	while (waitpid(pid, &status, WNOHANG) == 0) {
 		double t = now_ns() / 1e9, rq = runqueue_ns(), cpu;
 		int nt;
 
@@ -354,8 +353,10 @@ int do_cyclictest(int argc, char **argv)
 	p99 = p99 < 0 ? maxl : p99;
 	p999 = p999 < 0 ? maxl : p999;
 	qsort(hbt, nhb, sizeof(hbt[0]), cmp_u64);
-	printf("BENCH mode=cyclictest samples=%.0f avg_us=%.0f p50_us=%.0f p99_us=%.0f p999_us=%.0f max_us=%.0f overflows=%llu thread_cpu_pct=%.3f thread_runnable=%.2f hackbench_runs=%d hackbench_s=%.6f\n",
-	       total, avg, p50, p99, p999, maxl, (unsigned long long)over, thread_cpu_pct, thread_runnable, nhb,
-	       nhb ? hbt[nhb / 2] / 1e9 : -1.0);
+	printf("BENCH mode=cyclictest samples=%.0f avg_us=%.0f p50_us=%.0f p99_us=%.0f "
+	       "p999_us=%.0f max_us=%.0f overflows=%llu thread_cpu_pct=%.3f thread_runnable=%.2f "
+	       "hackbench_runs=%d hackbench_s=%.6f\n",
+	       total, avg, p50, p99, p999, maxl, (unsigned long long)over, thread_cpu_pct,
+	       thread_runnable, nhb, nhb ? hbt[nhb / 2] / 1e9 : -1.0);
 	return 0;
 }
