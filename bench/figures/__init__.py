@@ -11,7 +11,7 @@ boot share it: plan() merges their runs into one boot, in registry order.
 Each figure's code is a module of this package, named for what it
 measures: search (1, 2), unused (3, 4), free (5), tail (6), placement
 (7, 8, 9), packing (10, 11), database (12), mainline (13), floor (14),
-hrtick (15);
+hrtick (15), fairness (16);
 common holds Run, Boot and Figure.  Adding a figure is a function set in one
 of them (or a new module), one entry in FIGURES here, and its workload in a file of bench/lnbench/.
 
@@ -19,13 +19,13 @@ A run's record (runs.json) holds the run's figure, workload, kernel,
 topology, mode, value, features, core/util, the run's meta (llc, threads,
 rep), and the key=value figures lnbench printed; see report.records_of().
 """
-from . import (database, floor, free, hrtick, mainline, packing, placement, search, tail,
-               unused)
+from . import (database, fairness, floor, free, hrtick, mainline, packing, placement, search,
+               tail, unused)
 from .common import Boot, Figure, Run
 
 __all__ = ['Boot', 'Figure', 'Run', 'FIGURES', 'MODES', 'plan', 'registry', 'select',
-           'database', 'floor', 'free', 'hrtick', 'mainline', 'packing', 'placement', 'search',
-           'tail', 'unused']
+           'database', 'fairness', 'floor', 'free', 'hrtick', 'mainline', 'packing',
+           'placement', 'search', 'tail', 'unused']
 
 
 def registry(*figures):
@@ -50,7 +50,7 @@ def registry(*figures):
 
 FIGURES = registry(*search.FIGURES, *unused.FIGURES, *free.FIGURES, *tail.FIGURES,
                    *placement.FIGURES, *packing.FIGURES, *database.FIGURES,
-                   *mainline.FIGURES, *floor.FIGURES, *hrtick.FIGURES)
+                   *mainline.FIGURES, *floor.FIGURES, *hrtick.FIGURES, *fairness.FIGURES)
 # The modes (BENCH, --mode): every figure has parameters for each.
 MODES = tuple(next(iter(FIGURES.values())).modes)
 

@@ -16,28 +16,44 @@ FREE_TOPO = '1x8x2'
 FREE_BUSY = cpulist(c for c in range(ncpus(FREE_TOPO)) if (c // 2) % 2 == 1)
 # The bound the cover letter states, per wakeup (a round trip is two wakeups).
 FREE_BOUND_PCT = 0.5
+# The faces' switches (sched/latency_nice/<face>): with the key on, each
+# one off in turn, the others on, to say which face's reads cost value 0.
+FACES = ('SLICE', 'GOOD_ENOUGH', 'PREEMPT', 'CREDIT', 'PROTECT', 'PACK')
+
+
+def face_key(face):
+    return 'on-no-%s' % face.lower().replace('_', '-')
+
+
+def face_switches(face):
+    """Every face's switch on but @face's."""
+    return tuple(('NO_LATENCY_%s' if f == face else 'LATENCY_%s') % f for f in FACES)
 
 
 def plan_free(p):
     """Baseline, and the patched kernel before and after its latency nice
     key is switched on (a task sets -20 once and exits; every task is then
     at 0, as after a probe by a userland tool), mainline's default features."""
-    def rtt(state, rep, value=None, rounds=p['rounds']):
-        return Run('5', 'rtt', value, (), ['rtt', '-n', rounds, '-b', FREE_BUSY],
+    def rtt(state, rep, value=None, rounds=p['rounds'], features=()):
+        return Run('5', 'rtt', value, features, ['rtt', '-n', rounds, '-b', FREE_BUSY],
                    key=state, rep=rep)
     reps = range(1, p['reps'] + 1)
     patched = [rtt('off', r) for r in reps]
     patched.append(rtt('switch', 0, value=-20, rounds=10))
     patched += [rtt('on', r) for r in reps]
+    # Then each face off in turn (every run sets all the switches).
+    patched += [rtt(face_key(f), r, features=face_switches(f)) for f in FACES for r in reps]
     return [Boot('bench-free-baseline', 'baseline', FREE_TOPO, 'icount', False,
                  [rtt('none', r) for r in reps]),
             Boot('bench-free-patched', 'patched', FREE_TOPO, 'icount', False, patched)]
 
 
 def free_rows(records):
-    """{(kernel, key): (median rtt ns, spread %, n)} of figure 5."""
+    """{(kernel, key): (median rtt ns, spread %, n)} of figure 5, the rows
+    with one face off among them."""
     out = {}
-    for kernel, key in (('baseline', 'none'), ('patched', 'off'), ('patched', 'on')):
+    for kernel, key in (('baseline', 'none'), ('patched', 'off'), ('patched', 'on')) + \
+            tuple(('patched', face_key(f)) for f in FACES):
         xs = [num(r, 'rtt_ns') for r in records if r['figure'] == '5' and
               r['kernel'] == kernel and r.get('key') == key]
         xs = [x for x in xs if x is not None]
@@ -68,6 +84,24 @@ def figure5(records, p):
                      fmt(pct(m, base[0]) if base else None, 3)])
     md.append(table(['kernel', 'latency nice key', 'runs', 'round trip ns (median)',
                      'spread %', 'ns per wakeup vs baseline', '% vs baseline'], rows))
+    on = got.get(('patched', 'on'))
+    rows = []
+    for f in FACES:
+        if ('patched', face_key(f)) not in got:
+            continue
+        m, spread, n = got[('patched', face_key(f))]
+        rows.append(['%s off' % f.lower(), n, fmt(m, 0), fmt(spread, 2),
+                     fmt((m - base[0]) / 2 if base else None, 1),
+                     fmt((on[0] - m) / 2 if on else None, 1)])
+    if rows:
+        md.append('### Key on, one face off\n\nThe patched kernel with the key on, as in '
+                  'the last row above, and one face\'s switch '
+                  '(/sys/kernel/debug/sched/latency_nice/<face>) off, the others on: what '
+                  'is left per wakeup, and what that face costs a wakeup at 0 (the key-on '
+                  'row less this one, per wakeup; within the spread of the runs, it is '
+                  'noise).\n')
+        md.append(table(['switch', 'runs', 'round trip ns (median)', 'spread %',
+                         'ns per wakeup vs baseline', 'the face costs, ns per wakeup'], rows))
     return '\n'.join(md)
 
 

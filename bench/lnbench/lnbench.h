@@ -2,7 +2,7 @@
 /*
  * lnbench - the workloads of 'make bench', run inside the guest, one file
  * each (rtt.c, pingpong.c, messaging.c, wakeup.c, cyclictest.c, pack.c,
- * noise.c; main.c runs the one its first argument names), with the
+ * noise.c, share.c; main.c runs the one its first argument names), with the
  * helpers they share in common.c.
  *
  * Every report is one line: "BENCH mode=... key=value ...".  Times come
@@ -79,5 +79,6 @@ int do_wakeup(int argc, char **argv);
 int do_cyclictest(int argc, char **argv);
 int do_pack(int argc, char **argv);
 int do_noise(int argc, char **argv);
+int do_share(int argc, char **argv);
 
 #endif /* LNBENCH_H */

@@ -2,7 +2,7 @@
 /*
  * lnbench - the workloads of 'make bench', run inside the guest:
  *
- *   lnbench rtt|pingpong|messaging|wakeup|cyclictest|pack|noise [options]
+ *   lnbench rtt|pingpong|messaging|wakeup|cyclictest|pack|noise|share [options]
  *
  * Each mode's options and report are described in its file (rtt.c and
  * so on); lnbench.h says what they share.
@@ -21,6 +21,7 @@ static const struct {
 	{ "cyclictest", do_cyclictest },
 	{ "pack", do_pack },
 	{ "noise", do_noise },
+	{ "share", do_share },
 };
 
 static void usage(void)

@@ -39,4 +39,9 @@ def fake_data(boot, run):
                     p99_us=base * 2, p999_us=base * 3, max_us=base * 4, overflows=0,
                     thread_cpu_pct=0.5, thread_runnable=2.5,
                     hackbench_runs=5, hackbench_s=0.5)
+    if run.workload == 'share':
+        # Half the CPU, a quarter for the task that sleeps twice its burst.
+        share = 25.0 if run.meta['duty'] == '500/1000' else 50.0
+        return dict(mode='share', task_ms=20 * share, hog_ms=20 * (100 - share),
+                    share_pct=share)
     return dict(mode='messaging', seconds=1.25)

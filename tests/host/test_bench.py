@@ -102,7 +102,7 @@ def figure20():
 class TestRegistry(unittest.TestCase):
     def test_only_from_the_registry(self):
         every = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14',
-                 '15']
+                 '15', '16']
         self.assertEqual(list(figures.FIGURES), every)
         self.assertEqual(figures.select(''), every)
         self.assertEqual(figures.select(None), every)
@@ -128,7 +128,7 @@ class TestRegistry(unittest.TestCase):
         self.assertEqual(figures.select('20', reg), ['2', '20'])
         self.assertEqual(figures.select('', reg),
                          ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13',
-                          '14', '15', '20'])
+                          '14', '15', '16', '20'])
         boots = figures.plan('full', ['20'], reg)
         self.assertEqual([b.name for b in boots], ['bench-twenty'])
         self.assertEqual(boots[0].runs[0].cmd, ['rtt', '-n', 2])
@@ -258,7 +258,7 @@ class TestFakeRun(unittest.TestCase):
         self.assertEqual(saved, data)
         self.assertNotIn(self.tmp, json.dumps(saved))
         self.assertEqual(saved['figures'], ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11',
-                                            '12', '13', '14', '15'])
+                                            '12', '13', '14', '15', '16'])
         for b in saved['boots']:
             self.assertEqual(b['results'], 'boots/' + b['name'])
             self.assertEqual(b['exit'], 0)
@@ -434,7 +434,7 @@ class TestRunner(unittest.TestCase):
         self.assertEqual([os.path.relpath(x, TOP) for x in runner.LNBENCH_SOURCES],
                          ['bench/lnbench/%s.c' % f for f in
                           ('common', 'cyclictest', 'main', 'messaging', 'noise', 'pack',
-                           'pingpong', 'rtt', 'wakeup')] +
+                           'pingpong', 'rtt', 'share', 'wakeup')] +
                          ['bench/lnbench/lnbench.h', 'tests/guest/cpulist.h'])
 
     @unittest.skipUnless(shutil.which('gcc'), 'no gcc')

@@ -9,7 +9,7 @@ from unittest import mock
 
 from bench import figures, report
 
-from .bench_fakes import QUICK_LLC, QUICK_UNUSED
+from .bench_fakes import QUICK_LLC, QUICK_UNUSED, fake_data
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -88,8 +88,20 @@ class TestFigures(unittest.TestCase):
         # The key is switched on between the two halves of the patched boot.
         boots = figures.free.plan_free(figures.free.FREE_MODES['quick'])
         keys = [r.meta['key'] for r in boots[1].runs]
-        self.assertEqual(keys, ['off'] * 3 + ['switch'] + ['on'] * 3)
+        faces = ['slice', 'good-enough', 'preempt', 'credit', 'protect', 'pack']
+        self.assertEqual(keys, ['off'] * 3 + ['switch'] + ['on'] * 3 +
+                         ['on-no-' + f for f in faces for _ in range(3)])
         self.assertEqual(boots[1].runs[3].value, -20)
+        # Each run with a face off sets every switch: that one off, the others on.
+        self.assertEqual(boots[1].runs[-1].features,
+                         ('LATENCY_SLICE', 'LATENCY_GOOD_ENOUGH', 'LATENCY_PREEMPT',
+                          'LATENCY_CREDIT', 'LATENCY_PROTECT', 'NO_LATENCY_PACK'))
+        self.assertEqual({r.features for r in boots[1].runs[:7]}, {()})
+        faced = ok + rec('patched', 'on-no-protect', 10010.0, 10012.0, 10014.0)
+        table = figures.free.figure5(faced, figures.free.FREE_MODES['quick'])
+        self.assertIn('| protect off | 3 | 10012 | 0.04 | 6.0 | 19.0 |', table)
+        self.assertNotIn('pack off', table)
+        self.assertEqual(figures.free.claims_free(faced), text)
 
     def test_positive_values_place_as_zero(self):
         """Figure 7: the baseline first, the patched kernel with no value
@@ -252,6 +264,66 @@ class TestFigures(unittest.TestCase):
             self.assertNotIn('%(', calls)
         finally:
             shutil.rmtree(tmp)
+
+    def test_fairness(self):
+        """Figure 16: the plan's rows, the claims (each able to fail), the
+        warm-up run left out, and the cover block."""
+        f = figures.fairness
+        p = f.FAIR_MODES['quick']
+        boots = f.plan_fairness(p)
+        self.assertEqual([(b.kernel, b.topo, b.mode) for b in boots],
+                         [('baseline', '1x1x1', 'icount'), ('patched', '1x1x1', 'icount')])
+        self.assertEqual([len(b.runs) for b in boots], [1 + 3 * 6, 1 + 3 * 13])
+        # The values are lnbench's options, not latnice's: the hog keeps its own.
+        self.assertEqual({r.value for b in boots for r in b.runs}, {None})
+        self.assertNotIn('-V', [c for r in boots[0].runs for c in r.cmd])
+        self.assertIn(['share', '-r', 1000, '-s', 0, '-t', 2000, '-V', 19, '-W', 0],
+                      [r.cmd for r in boots[1].runs])
+        recs = [dict(figure='16', kernel=b.kernel, value=None, **r.meta,
+                     **{k: v for k, v in fake_data(b, r).items() if k != 'mode'})
+                for b in boots for r in b.runs]
+        text = f.claims_fairness(recs)
+        self.assertEqual(text.count(': holds'), 19, text)
+        self.assertIn('a task at -20 that runs 4 ms and sleeps 100 us beside a hog at 0 gets '
+                      '47..53%: holds (50.00%)', text)
+
+        def planted(**kw):
+            return [dict(r, share_pct=kw['share']) if all(r.get(k) == v for k, v in kw.items()
+                                                          if k != 'share') else r
+                    for r in recs]
+        low = f.claims_fairness(planted(kernel='patched', duty='4000/100', task='-20',
+                                        share=46.5))
+        self.assertIn('47..53%: FAILS (46.50%)', low)
+        farm = f.claims_fairness(planted(kernel='patched', duty='500/1000', task='-20',
+                                         share=28.5))
+        self.assertIn('runs 500 us and sleeps 1000 us beside a hog at 0 gets at most 53%, and '
+                      'no more than 3 points above the same task at 0: FAILS (28.50% against '
+                      '25.00%)', farm)
+        less = f.claims_fairness(planted(kernel='patched', duty='500/1000', task='-20',
+                                         share=21.5))
+        self.assertIn('runs 500 us and sleeps 1000 us beside a hog at 0 gets no less than 3 '
+                      'points below the same task at 0: FAILS (21.50% against 25.00%)', less)
+        self.assertEqual(less.count('FAILS'), 1)
+        hog = f.claims_fairness(planted(kernel='patched', duty='1000/0', task='19', share=40))
+        self.assertIn('a hog at 19 beside a hog at 0 gets 47..53%: FAILS (40.00%)', hog)
+        zero = f.claims_fairness(planted(kernel='patched', duty='80/10', task='0', share=54))
+        self.assertIn('value 0 as mainline: a task at 0 that runs 80 us and sleeps 10 us gets '
+                      'the baseline\'s share, within 3 points: FAILS (54.00% against 50.00%)',
+                      zero)
+        # The first run of a boot is left out, whatever it measured.
+        first = [dict(r, share_pct=10.0) if r['rep'] == 0 else r for r in recs]
+        self.assertEqual(f.claims_fairness(first), text)
+        self.assertEqual(f.claims_fairness([r for r in recs if r['kernel'] != 'baseline'])
+                         .count('NOT CHECKED'), 6)
+        self.assertEqual(f.claims_fairness([r for r in recs if r.get('task') != '-20'])
+                         .count('NOT CHECKED'), 12)
+        cover = f.cover_fairness(recs)
+        self.assertIn('runs 500 us, sleeps 1000 us      25.00     25.00     25.00         -',
+                      cover)
+        self.assertIn('hog                              50.00     50.00     50.00     50.00',
+                      cover)
+        self.assertIsNone(f.cover_fairness([r for r in recs if r.get('task') != '19']))
+        self.assertIn('| patched | hog | 19 | 0 | 3 | 50.00 | 0.00 |', f.figure16(recs, p))
 
     def test_free_cover(self):
         """Figure 5's cover form: the three medians and the cost per wakeup."""

@@ -120,7 +120,19 @@ class TestTailFigures(unittest.TestCase):
     def test_floor(self):
         """Figure 14: both sleepers under every load, and claims that can fail."""
         p = figures.floor.FLOOR_MODES['quick']
-        runs, recs = one_patched_boot(self, '14', figures.floor.plan_floor, p)
+        boots = figures.floor.plan_floor(p)
+        self.assertEqual([(b.kernel, b.topo, b.mode) for b in boots],
+                         [('patched', '1x1x1', 'icount'), ('patched', '1x2x1', 'icount')])
+        # Two CPUs: the 1 kHz rows beside hackbench -g 1 and 8 hogs, marked.
+        self.assertEqual(len(boots[1].runs), 3 * 2 * 2)
+        self.assertEqual({(r.meta['cpus'], r.meta['load'], r.meta['row'], r.value)
+                          for r in boots[1].runs},
+                         {(2, load, row, v) for load in ('hackbench', 'hogs8')
+                          for row, v in (('fifo', None), ('slack1', -20))})
+        runs = boots[0].runs
+        recs = [dict(figure='14', kernel=b.kernel, value=r.value, **r.meta,
+                     **{k: v for k, v in fake_data(b, r).items() if k != 'mode'})
+                for b in boots for r in b.runs]
         self.assertEqual(len(runs), 3 * 5 * 4)
         self.assertEqual({r.meta['load'] for r in runs}, set(figures.tail.SWEEP_LOADS))
         self.assertIn(['-s', 1, '--', '--policy', 'other', '-t', '1', '-a', '0', '-i', '10000',
@@ -137,7 +149,28 @@ class TestTailFigures(unittest.TestCase):
                       "against 100 us, max 240 against 200 us; cpu 0.50%, fair share 40.0% of "
                       "2.5 runnable)", text)
         self.assertEqual(text.count('floor under '), 10)
-        self.assertEqual(text.count(': holds'), 10)
+        self.assertEqual(text.count(': holds'), 12)
+        # Two CPUs: judged where FIFO's p99 there is within 2x of one CPU's.
+        self.assertIn('floor on two CPUs under 8 CPU hogs, 1 kHz sleeper:' + floor + 'holds',
+                      text)
+        slow2 = [dict(r, p99_us=9000) if r.get('cpus') == 2 and r.get('load') == 'hackbench'
+                 else r for r in recs]
+        text2 = claims(slow2)
+        self.assertIn("floor on two CPUs under hackbench -g 1, 1 kHz sleeper:" + floor +
+                      "not judged, the emulator's floor is too high (SCHED_FIFO's p99 9000 us "
+                      "on two CPUs against 100 us on one; -20 with 1 ns of timer slack: p99 "
+                      "9000 us", text2)
+        # ... and not mixed into the rows on one CPU.
+        self.assertEqual(claims(slow2).count(': holds'), 11)
+        bad2 = [dict(r, p99_us=500) if r.get('cpus') == 2 and r.get('row') == 'slack1' and
+                r.get('load') == 'hogs8' else r for r in recs]
+        self.assertIn('floor on two CPUs under 8 CPU hogs, 1 kHz sleeper:' + floor + 'FAILS',
+                      claims(bad2))
+        self.assertEqual(claims(recs[:len(runs)]).count('NOT CHECKED (no runs on two CPUs)'), 2)
+        self.assertIn('hb -g 1, 2 CPUs  1 kHz     9000 (240)   9000 (200)    0.50    40.0  '
+                      "not judged: FIFO's p99 is 100 us on one CPU",
+                      figures.floor.cover_floor(slow2))
+        self.assertIn('### Two CPUs', figures.floor.figure14(recs, p))
         self.assertIn('floor under 32 CPU hogs, 100 Hz sleeper:' + floor + 'holds', text)
         # Where -20 used half its fair share or more, the floor does not
         # apply.
@@ -153,7 +186,8 @@ class TestTailFigures(unittest.TestCase):
             self.assertIn('floor under 32 CPU hogs, %s sleeper:%sdoes not apply, -20 used half '
                           'its fair share or more; the rows are not' % (hz, floor),
                           claims([dict(r, thread_cpu_pct=20.0) for r in slow]))
-            far = [dict(r, max_us=900) if r.get('row') == row else r for r in recs]
+            far = [dict(r, max_us=900) if r.get('row') == row and 'cpus' not in r else r
+                   for r in recs]
             self.assertEqual(claims(far).count('4x of its max: FAILS'), 5)
         # Without the 100 Hz rows, their claims are not checked.
         heavy = [r for r in recs if not r.get('row', '').startswith('light-')]
