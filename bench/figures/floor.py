@@ -154,7 +154,7 @@ def two_cpu_floor(records, load):
     """(judged, verdict, cells, FIFO's p99 on one CPU) of the floor on two
     CPUs under @load: judged is None without the runs, False where the
     emulator's floor is too high."""
-    hz, slack, fifo = SLEEPERS[0]
+    _, slack, fifo = SLEEPERS[0]
     verdict, c = floor_of(two_cpus(records), load, slack, fifo)
     one = med(one_cpu(records), load, fifo, 'p99_us')
     if c['f99'] is None or one is None:

@@ -64,14 +64,6 @@ static pid_t spawn(bool set, int value, int run_us, int sleep_us, _Atomic long l
 	return pid;
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 int do_share(int argc, char **argv)
 {
 	int c, run_us = -1, sleep_us = -1, value = 0, hog_value = 0, ms = 2000;
@@ -105,7 +97,7 @@ int do_share(int argc, char **argv)
 	pid[1] = spawn(set_hog, hog_value, 1000, 0, &slot[1]);
 	/* Both running (or one failed), then the warm-up. */
 	while (atomic_load(&slot[0]) == SLOT_UNSET || atomic_load(&slot[1]) == SLOT_UNSET)
-		sleep_ms(1);
+		usleep(1000);
 	if (atomic_load(&slot[0]) == SLOT_FAILED || atomic_load(&slot[1]) == SLOT_FAILED) {
 		fprintf(stderr, "lnbench: share: sched_setattr() refused latency nice %d\n",
 			atomic_load(&slot[0]) == SLOT_FAILED ? value : hog_value);
@@ -115,10 +107,10 @@ int do_share(int argc, char **argv)
 		waitpid(pid[1], NULL, 0);
 		return 1;
 	}
-	sleep_ms(WARM_UP_MS);
+	usleep(WARM_UP_MS * 1000);
 	for (int i = 0; i < 2; i++)
 		t0[i] = atomic_load(&slot[i]);
-	sleep_ms(ms);
+	usleep(ms * 1000L);
 	for (int i = 0; i < 2; i++)
 		t1[i] = atomic_load(&slot[i]);
 	for (int i = 0; i < 2; i++) {
